@@ -1,0 +1,269 @@
+//! Typed configuration from the environment. Secrets are wrapped in [`Secret`], whose `Debug`
+//! prints nothing, so logging the configuration never leaks them.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+/// A value that must never reach a log line.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(s: impl Into<String>) -> Secret {
+        Secret(s.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(****)")
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Environment {
+    Development,
+    Production,
+}
+
+/// How to reach the SMTP server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SmtpTls {
+    /// TLS from the first byte (port 465).
+    Implicit,
+    /// Plain connection upgraded with STARTTLS, refusing to continue without it (port 587).
+    StartTls,
+    /// No encryption: only for a local test server.
+    None,
+}
+
+#[derive(Debug, Clone)]
+pub struct SmtpConfig {
+    pub host: String,
+    pub port: u16,
+    pub tls: SmtpTls,
+    pub username: Option<String>,
+    pub password: Option<Secret>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub environment: Environment,
+    /// Address to listen on: 127.0.0.1 locally, 0.0.0.0 in a container or VM (`HOST`).
+    pub host: String,
+    pub port: u16,
+    /// `sqlite://…` or `postgres://…`.
+    pub database_url: Secret,
+    /// The public site's origin, for links in emails and the allowed `Origin` of requests.
+    pub public_base_url: String,
+    /// More origins allowed to call state-changing routes (e.g. a deploy preview).
+    pub extra_origins: Vec<String>,
+    pub cookie_secure: bool,
+    /// Take the client address from `X-Forwarded-For` (behind Netlify's proxy).
+    pub trust_proxy: bool,
+    pub smtp: Option<SmtpConfig>,
+    /// `From:` of every email, e.g. `Nadine Kamel Coaching <no-reply@example.com>`.
+    pub mail_from: String,
+    /// Where mail goes when no SMTP server is configured (development only).
+    pub mailbox_dir: PathBuf,
+    /// The site's `content/` folder: settings (coach's email, time zone) and the catalogue.
+    pub content_dir: PathBuf,
+    pub session_idle: Duration,
+    pub session_absolute: Duration,
+    /// Turn off the per-IP and per-account limits (load tests only).
+    pub rate_limits: bool,
+    /// PayTabs credentials; without them online purchases answer 'Failed to initiate payment'.
+    pub paytabs: Option<crate::payments::paytabs::PayTabsConfig>,
+    /// Serve the local PayTabs stand-in at /paytabs-standin (development and tests only).
+    pub paytabs_standin: bool,
+    /// Calendly webhooks and API; without signing keys the webhook refuses every delivery.
+    pub calendly: crate::scheduling::calendly::CalendlyConfig,
+    /// Serve the local Calendly stand-in at /calendly-standin (development and tests only).
+    pub calendly_standin: bool,
+    /// Signs the client reference in booking links (`APP_SECRET`; required in production).
+    pub app_secret: Secret,
+}
+
+fn var(name: &str) -> Option<String> {
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+fn flag(name: &str, default: bool) -> anyhow::Result<bool> {
+    match var(name).as_deref() {
+        None => Ok(default),
+        Some("1" | "true" | "yes" | "on") => Ok(true),
+        Some("0" | "false" | "no" | "off") => Ok(false),
+        Some(other) => bail!("{name} must be true or false, not `{other}`"),
+    }
+}
+
+impl Config {
+    /// Reads the environment. Unset values have local-development defaults; production
+    /// (`APP_ENV=production`) requires the ones that matter.
+    pub fn from_env() -> anyhow::Result<Config> {
+        let environment = match var("APP_ENV").as_deref() {
+            None | Some("development" | "dev" | "local") => Environment::Development,
+            Some("production" | "prod") => Environment::Production,
+            Some(other) => bail!("APP_ENV must be development or production, not `{other}`"),
+        };
+        let port = match var("PORT") {
+            Some(p) => p
+                .parse()
+                .with_context(|| format!("PORT must be a number, not `{p}`"))?,
+            None => 8080,
+        };
+        let smtp = match var("SMTP_HOST") {
+            None => None,
+            Some(host) => {
+                let tls = match var("SMTP_TLS").as_deref() {
+                    None | Some("starttls") => SmtpTls::StartTls,
+                    Some("implicit" | "tls") => SmtpTls::Implicit,
+                    Some("none") => SmtpTls::None,
+                    Some(other) => {
+                        bail!("SMTP_TLS must be starttls, implicit or none, not `{other}`")
+                    }
+                };
+                let default_port = if tls == SmtpTls::Implicit { 465 } else { 587 };
+                let port = match var("SMTP_PORT") {
+                    Some(p) => p
+                        .parse()
+                        .with_context(|| format!("SMTP_PORT must be a number, not `{p}`"))?,
+                    None => default_port,
+                };
+                Some(SmtpConfig {
+                    host,
+                    port,
+                    tls,
+                    username: var("SMTP_USERNAME"),
+                    password: var("SMTP_PASSWORD").map(Secret::new),
+                })
+            }
+        };
+        if environment == Environment::Production {
+            if smtp.is_none() {
+                bail!("SMTP_HOST is required in production (mail would otherwise go nowhere)");
+            }
+            if var("PUBLIC_BASE_URL").is_none() {
+                bail!("PUBLIC_BASE_URL is required in production (links in emails use it)");
+            }
+        }
+        let paytabs = match (var("PAYTABS_PROFILE_ID"), var("PAYTABS_SERVER_KEY")) {
+            (Some(profile), Some(key)) => Some(crate::payments::paytabs::PayTabsConfig {
+                base_url: var("PAYTABS_BASE_URL")
+                    .unwrap_or_else(|| "https://secure-egypt.paytabs.com".into()),
+                profile_id: profile.parse().with_context(|| {
+                    format!("PAYTABS_PROFILE_ID must be a number, not `{profile}`")
+                })?,
+                server_key: Secret::new(key),
+            }),
+            (None, None) => None,
+            _ => bail!("set both PAYTABS_PROFILE_ID and PAYTABS_SERVER_KEY, or neither"),
+        };
+        let paytabs_standin = flag("PAYTABS_STANDIN", false)?;
+        if paytabs_standin && environment == Environment::Production {
+            bail!("PAYTABS_STANDIN is for development and tests; it cannot run in production");
+        }
+        let calendly_standin = flag("CALENDLY_STANDIN", false)?;
+        if calendly_standin && environment == Environment::Production {
+            bail!("CALENDLY_STANDIN is for development and tests; it cannot run in production");
+        }
+        let calendly = crate::scheduling::calendly::CalendlyConfig {
+            signing_keys: var("CALENDLY_SIGNING_KEYS")
+                .map(|v| {
+                    v.split(',')
+                        .map(|k| Secret::new(k.trim()))
+                        .filter(|k| !k.expose().is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            tolerance_seconds: match var("CALENDLY_WEBHOOK_TOLERANCE") {
+                Some(v) => v.parse().with_context(|| {
+                    format!("CALENDLY_WEBHOOK_TOLERANCE must be seconds, not `{v}`")
+                })?,
+                None => 180,
+            },
+            api_base: var("CALENDLY_API_BASE").unwrap_or_else(|| "https://api.calendly.com".into()),
+            token: var("CALENDLY_TOKEN").map(Secret::new),
+            scheduling_url: var("CALENDLY_SCHEDULING_URL").unwrap_or_default(),
+        };
+        let app_secret = match (var("APP_SECRET"), environment) {
+            (Some(s), _) if s.len() >= 32 => Secret::new(s),
+            (Some(_), _) => bail!("APP_SECRET must be at least 32 characters"),
+            (None, Environment::Production) => {
+                bail!("APP_SECRET is required in production (it signs booking links)")
+            }
+            (None, Environment::Development) => {
+                Secret::new("development-only-secret-not-for-production-use")
+            }
+        };
+        let database_url = var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/app.db".into());
+        Ok(Config {
+            environment,
+            host: var("HOST").unwrap_or_else(|| "127.0.0.1".into()),
+            port,
+            database_url: Secret::new(database_url),
+            public_base_url: var("PUBLIC_BASE_URL")
+                .unwrap_or_else(|| "http://127.0.0.1:8000".into())
+                .trim_end_matches('/')
+                .to_string(),
+            extra_origins: var("ALLOWED_ORIGINS")
+                .map(|v| {
+                    v.split(',')
+                        .map(|o| o.trim().trim_end_matches('/').to_string())
+                        .collect()
+                })
+                .unwrap_or_default(),
+            cookie_secure: flag("COOKIE_SECURE", true)?,
+            trust_proxy: flag("TRUST_PROXY", false)?,
+            smtp,
+            mail_from: var("MAIL_FROM").unwrap_or_else(|| "Coaching <no-reply@localhost>".into()),
+            mailbox_dir: var("MAILBOX_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| "data/mailbox".into()),
+            content_dir: var("CONTENT_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| "content".into()),
+            session_idle: Duration::from_secs(60 * 60 * 24 * 7),
+            session_absolute: Duration::from_secs(60 * 60 * 24 * 30),
+            rate_limits: flag("RATE_LIMITS", true)?,
+            paytabs,
+            paytabs_standin,
+            calendly,
+            calendly_standin,
+            app_secret,
+        })
+    }
+
+    /// Mail goes to the local mailbox folder, listed at `/api/dev/mailbox`.
+    pub fn uses_local_mailbox(&self) -> bool {
+        self.smtp.is_none() && self.environment == Environment::Development
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_do_not_print() {
+        let s = Secret::new("hunter2");
+        assert_eq!(format!("{s:?}"), "Secret(****)");
+        let smtp = SmtpConfig {
+            host: "h".into(),
+            port: 1,
+            tls: SmtpTls::None,
+            username: None,
+            password: Some(s),
+        };
+        assert!(!format!("{smtp:?}").contains("hunter2"));
+    }
+}

@@ -1,0 +1,30 @@
+//! Email: messages are written to the `email_outbox` table in the same transaction as what
+//! caused them, and a background worker sends them (SMTP with lettre, or a local mailbox
+//! folder in development), retrying with back-off. No request ever waits on SMTP.
+
+pub mod outbox;
+pub mod templates;
+pub mod transport;
+
+pub use outbox::{enqueue, run_worker};
+
+/// One email to send.
+#[derive(Debug, Clone, Default)]
+pub struct OutgoingEmail {
+    pub to: String,
+    pub reply_to: Option<String>,
+    pub subject: String,
+    pub text: String,
+    pub html: String,
+    /// Extra headers, e.g. `List-Unsubscribe`.
+    pub headers: Vec<(String, String)>,
+    /// Text attachments, e.g. an `.ics` invitation.
+    pub attachments: Vec<Attachment>,
+}
+
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct Attachment {
+    pub filename: String,
+    pub content_type: String,
+    pub content: String,
+}

@@ -1,0 +1,170 @@
+//! The outbox: `enqueue` inside the caller's transaction; `run_worker` claims due rows, sends
+//! them and records the result, retrying with exponential back-off.
+//!
+//! Claiming is one conditional UPDATE (portable to SQLite): a row is taken only while it is
+//! unlocked, so two workers on PostgreSQL never send the same message.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use sqlx::AnyConnection;
+use tokio::sync::Notify;
+
+use super::OutgoingEmail;
+use super::transport::{Queued, Transport};
+use crate::db::Db;
+use crate::domain::{new_id, now, ts};
+
+const MAX_ATTEMPTS: i64 = 8;
+const LEASE_SECONDS: i64 = 120;
+
+/// Queues `mail`; it is sent after the surrounding transaction commits.
+pub async fn enqueue(conn: &mut AnyConnection, mail: &OutgoingEmail) -> Result<(), sqlx::Error> {
+    let now = now();
+    let headers = serde_json::to_string(&mail.headers).unwrap_or_else(|_| "[]".into());
+    let attachments = serde_json::to_string(&mail.attachments).unwrap_or_else(|_| "[]".into());
+    sqlx::query(
+        "INSERT INTO email_outbox (id, to_address, reply_to, subject, text_body, html_body, headers_json, attachments_json,
+                                   status, attempts, next_attempt_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $9, 'pending', 0, $8, $8)",
+    )
+    .bind(new_id())
+    .bind(&mail.to)
+    .bind(&mail.reply_to)
+    .bind(&mail.subject)
+    .bind(&mail.text)
+    .bind(&mail.html)
+    .bind(headers)
+    .bind(&now)
+    .bind(attachments)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+type Row = (
+    String,
+    String,
+    Option<String>,
+    String,
+    String,
+    String,
+    String,
+    String,
+    i64,
+    String,
+);
+
+/// Claims up to `limit` due messages for this worker.
+async fn claim(db: &Db, limit: i64) -> Result<Vec<(Queued, i64)>, sqlx::Error> {
+    let now_t = Utc::now();
+    let now = ts(now_t);
+    let lease = ts(now_t + chrono::Duration::seconds(LEASE_SECONDS));
+    let rows: Vec<Row> = sqlx::query_as(
+        "UPDATE email_outbox SET locked_until = $1, attempts = attempts + 1
+          WHERE status = 'pending' AND next_attempt_at <= $2
+            AND (locked_until IS NULL OR locked_until < $2)
+            AND id IN (SELECT id FROM email_outbox
+                        WHERE status = 'pending' AND next_attempt_at <= $2
+                          AND (locked_until IS NULL OR locked_until < $2)
+                        ORDER BY next_attempt_at LIMIT $3)
+        RETURNING id, to_address, reply_to, subject, text_body, html_body, headers_json, created_at, attempts, attachments_json",
+    )
+    .bind(&lease)
+    .bind(&now)
+    .bind(limit)
+    .fetch_all(&db.pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(
+                id,
+                to,
+                reply_to,
+                subject,
+                text,
+                html,
+                headers,
+                created_at,
+                attempts,
+                attachments,
+            )| {
+                let headers = serde_json::from_str(&headers).unwrap_or_default();
+                let attachments = serde_json::from_str(&attachments).unwrap_or_default();
+                (
+                    Queued {
+                        id,
+                        to,
+                        reply_to,
+                        subject,
+                        text,
+                        html,
+                        headers,
+                        attachments,
+                        created_at,
+                    },
+                    attempts,
+                )
+            },
+        )
+        .collect())
+}
+
+/// Sends everything due now; returns how many were handled.
+pub async fn drain_once(db: &Db, transport: &Transport, from: &str) -> Result<usize, sqlx::Error> {
+    let batch = claim(db, 20).await?;
+    let n = batch.len();
+    for (mail, attempts) in batch {
+        match transport.send(from, &mail).await {
+            Ok(()) => {
+                sqlx::query("UPDATE email_outbox SET status = 'sent', sent_at = $1, locked_until = NULL, last_error = NULL WHERE id = $2")
+                    .bind(now())
+                    .bind(&mail.id)
+                    .execute(&db.pool)
+                    .await?;
+                tracing::info!(email_id = %mail.id, subject = %mail.subject, "email sent");
+            }
+            Err(e) => {
+                let give_up = attempts >= MAX_ATTEMPTS;
+                // 30 s, 1 min, 2 min, … capped at 1 hour.
+                let delay = (30_i64 << (attempts - 1).clamp(0, 7)).min(3600);
+                let next = ts(Utc::now() + chrono::Duration::seconds(delay));
+                sqlx::query(
+                    "UPDATE email_outbox SET status = $1, next_attempt_at = $2, locked_until = NULL, last_error = $3 WHERE id = $4",
+                )
+                .bind(if give_up { "failed" } else { "pending" })
+                .bind(&next)
+                .bind(format!("{e:#}"))
+                .bind(&mail.id)
+                .execute(&db.pool)
+                .await?;
+                tracing::warn!(email_id = %mail.id, attempts, give_up, error = format!("{e:#}"), "email not sent");
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// Runs until `shutdown` fires: wakes when a message is queued (`wake`) or every 5 seconds.
+pub async fn run_worker(
+    db: Db,
+    transport: Arc<Transport>,
+    from: String,
+    wake: Arc<Notify>,
+    shutdown: Arc<Notify>,
+) {
+    loop {
+        match drain_once(&db, &transport, &from).await {
+            Ok(n) if n > 0 => continue,
+            Ok(_) => {}
+            Err(e) => tracing::error!(error = %e, "outbox worker could not read the outbox"),
+        }
+        tokio::select! {
+            _ = wake.notified() => {}
+            _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+            _ = shutdown.notified() => break,
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Extractors: who is asking (`AuthUser`, `AdminUser`, `MaybeAuthUser`), from where
+//! (`ClientIp`), and a JSON body that fails with the app's error shape (`AppJson`).
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::http::header;
+use axum::http::request::Parts;
+use chrono::Utc;
+use serde::de::DeserializeOwned;
+
+use crate::domain::{hash_token, parse_ts, ts};
+use crate::error::AppError;
+use crate::startup::AppState;
+
+pub const SESSION_COOKIE: &str = "session";
+
+/// A JSON body. Anything else (no body, wrong content type, bad JSON, a missing field) is a
+/// 400 in the one error shape; requiring JSON is also half of the CSRF defence.
+pub struct AppJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(AppJson(v)),
+            Err(rejection) => Err(AppError::BadRequest(format!(
+                "The request body must be JSON of the expected shape ({})",
+                rejection.body_text()
+            ))),
+        }
+    }
+}
+
+/// The client's address: the peer, or the first `X-Forwarded-For` hop behind a trusted proxy.
+#[derive(Debug, Clone)]
+pub struct ClientIp(pub String);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        if state.config.trust_proxy
+            && let Some(ip) = parts
+                .headers
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .and_then(|v| v.trim().parse::<IpAddr>().ok())
+        {
+            return Ok(ClientIp(ip.to_string()));
+        }
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip().to_string());
+        Ok(ClientIp(peer.unwrap_or_else(|| "unknown".into())))
+    }
+}
+
+/// The signed-in user, from the session cookie. 401 without a valid session.
+#[derive(Debug, Clone)]
+pub struct AuthUser {
+    pub user_id: String,
+    pub email: String,
+    pub full_name: String,
+    pub phone: Option<String>,
+    pub role: String,
+    pub session_id: String,
+    pub email_confirmed: bool,
+}
+
+impl AuthUser {
+    pub fn is_admin(&self) -> bool {
+        self.role == "admin"
+    }
+}
+
+pub fn session_token(parts: &Parts) -> Option<String> {
+    parts
+        .headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value.to_string())
+        .filter(|v| !v.is_empty())
+}
+
+type SessionRow = (
+    String,
+    String,
+    String,
+    Option<String>,
+    String,
+    Option<String>,
+    String,
+    String,
+    String,
+);
+
+/// Looks the session up, enforces idle and absolute expiry, and slides the idle expiry.
+pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUser>, AppError> {
+    let id = hash_token(token);
+    let row: Option<SessionRow> = sqlx::query_as(
+        "SELECT s.user_id, u.email, p.full_name, p.phone, p.role, u.email_confirmed_at,
+                s.idle_expires_at, s.expires_at, s.last_seen_at
+           FROM sessions s
+           JOIN users u ON u.id = s.user_id
+           JOIN profiles p ON p.user_id = s.user_id
+          WHERE s.id = $1",
+    )
+    .bind(&id)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let Some((user_id, email, full_name, phone, role, confirmed, idle_expires, expires, last_seen)) =
+        row
+    else {
+        return Ok(None);
+    };
+    let now = Utc::now();
+    let now_ts = ts(now);
+    if now_ts >= idle_expires || now_ts >= expires {
+        sqlx::query("DELETE FROM sessions WHERE id = $1")
+            .bind(&id)
+            .execute(&state.db.pool)
+            .await?;
+        return Ok(None);
+    }
+    // Slide the idle expiry at most once a minute, not on every request.
+    if parse_ts(&last_seen).is_none_or(|t| (now - t).num_seconds() >= 60) {
+        let idle =
+            ts(now + chrono::Duration::from_std(state.config.session_idle).unwrap_or_default());
+        let idle = if idle > expires {
+            expires.clone()
+        } else {
+            idle
+        };
+        sqlx::query("UPDATE sessions SET last_seen_at = $1, idle_expires_at = $2 WHERE id = $3")
+            .bind(&now_ts)
+            .bind(&idle)
+            .bind(&id)
+            .execute(&state.db.pool)
+            .await?;
+    }
+    Ok(Some(AuthUser {
+        user_id,
+        email,
+        full_name,
+        phone,
+        role,
+        session_id: id,
+        email_confirmed: confirmed.is_some(),
+    }))
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let token = session_token(parts).ok_or_else(AppError::unauthenticated)?;
+        load_session(state, &token)
+            .await?
+            .ok_or_else(AppError::unauthenticated)
+    }
+}
+
+/// The signed-in user if there is one.
+pub struct MaybeAuthUser(pub Option<AuthUser>);
+
+impl FromRequestParts<AppState> for MaybeAuthUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        match session_token(parts) {
+            Some(token) => Ok(MaybeAuthUser(load_session(state, &token).await?)),
+            None => Ok(MaybeAuthUser(None)),
+        }
+    }
+}
+
+/// A signed-in admin: 401 when signed out, 403 for a client.
+#[derive(Debug, Clone)]
+pub struct AdminUser(pub AuthUser);
+
+impl FromRequestParts<AppState> for AdminUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let user = AuthUser::from_request_parts(parts, state).await?;
+        if !user.is_admin() {
+            return Err(AppError::Forbidden("Admin access required".into()));
+        }
+        Ok(AdminUser(user))
+    }
+}

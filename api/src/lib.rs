@@ -1,0 +1,20 @@
+//! The portal's API: an axum service over SQLite (default) or PostgreSQL.
+//!
+//! `startup` wires the pieces; `routes/*` each export a `router()`; `extract` holds the
+//! extractors that decide who is asking (`AuthUser`, `AdminUser`) and reject bad JSON with the
+//! one error shape of `error`; `email` queues mail in an outbox drained by a worker.
+
+pub mod configuration;
+pub mod db;
+pub mod domain;
+pub mod email;
+pub mod error;
+pub mod extract;
+pub mod openapi;
+pub mod payments;
+pub mod rate_limit;
+pub mod routes;
+pub mod scheduling;
+pub mod site;
+pub mod startup;
+pub mod telemetry;

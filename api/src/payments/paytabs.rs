@@ -1,0 +1,320 @@
+//! PayTabs PT2 (integrations.md §1): create a hosted payment page, query a transaction, and
+//! verify the signatures of the server-to-server callback and of the browser return.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use sha2::Sha256;
+
+use crate::configuration::Secret;
+
+type HmacSha256 = Hmac<Sha256>;
+
+#[derive(Debug, Clone)]
+pub struct PayTabsConfig {
+    pub base_url: String,
+    pub profile_id: i64,
+    pub server_key: Secret,
+}
+
+#[derive(Clone)]
+pub struct PayTabs {
+    pub config: PayTabsConfig,
+    http: reqwest::Client,
+}
+
+/// What we ask PayTabs for.
+pub struct PageRequest<'a> {
+    pub cart_id: &'a str,
+    pub currency: &'a str,
+    /// Minor units.
+    pub amount: i64,
+    pub description: &'a str,
+    pub customer_name: &'a str,
+    pub customer_email: &'a str,
+    pub customer_phone: &'a str,
+    pub customer_ip: &'a str,
+    pub callback_url: &'a str,
+    pub return_url: &'a str,
+}
+
+/// Why creating a page failed, in the words the spec gives the browser.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    #[error("Failed to initiate payment. Please try again.")]
+    Failed(#[source] anyhow::Error),
+    #[error("No redirect URL received")]
+    NoRedirect,
+}
+
+/// A transaction as the callback and the query API describe it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Transaction {
+    pub tran_ref: String,
+    #[serde(default)]
+    pub tran_type: Option<String>,
+    pub cart_id: String,
+    #[serde(default)]
+    pub cart_currency: Option<String>,
+    #[serde(default, deserialize_with = "number_or_string")]
+    pub cart_amount: Option<String>,
+    #[serde(default)]
+    pub tran_currency: Option<String>,
+    #[serde(default, deserialize_with = "number_or_string")]
+    pub tran_total: Option<String>,
+    pub payment_result: PaymentResult,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PaymentResult {
+    pub response_status: String,
+    #[serde(default)]
+    pub response_message: Option<String>,
+}
+
+/// PayTabs sends amounts as strings in some answers and numbers in others.
+fn number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Option::<Value>::deserialize(d)? {
+        Some(Value::String(s)) => Some(s),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    })
+}
+
+/// `4500.5` or `"4,500.50"` → 450050 piastres.
+pub fn parse_amount(s: &str) -> Option<i64> {
+    generator::content::model::Money::parse(s)
+        .ok()
+        .map(|m| m.minor())
+}
+
+/// 450050 → `4500.50`, the 2-decimal number PayTabs expects.
+pub fn format_amount(minor: i64) -> String {
+    format!("{}.{:02}", minor / 100, minor % 100)
+}
+
+impl PayTabs {
+    pub fn new(config: PayTabsConfig) -> PayTabs {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(Duration::from_secs(20))
+            .build()
+            .expect("a TLS backend is available");
+        PayTabs { config, http }
+    }
+
+    async fn post(&self, path: &str, body: &Value) -> anyhow::Result<(reqwest::StatusCode, Value)> {
+        let url = format!("{}{path}", self.config.base_url.trim_end_matches('/'));
+        let response = self
+            .http
+            .post(&url)
+            .header("authorization", self.config.server_key.expose())
+            .json(body)
+            .send()
+            .await
+            .map_err(|e| anyhow::anyhow!("PayTabs {path}: {}", e.without_url()))?;
+        let status = response.status();
+        let body: Value = response
+            .json()
+            .await
+            .with_context(|| format!("PayTabs {path} answered {status} without JSON"))?;
+        Ok((status, body))
+    }
+
+    /// `/payment/request`: returns `(tran_ref, redirect_url)`.
+    pub async fn create_page(&self, r: &PageRequest<'_>) -> Result<(String, String), CreateError> {
+        let body = serde_json::json!({
+            "profile_id": self.config.profile_id,
+            "tran_type": "sale",
+            "tran_class": "ecom",
+            "cart_id": r.cart_id,
+            "cart_currency": r.currency,
+            "cart_amount": format_amount(r.amount).parse::<f64>().unwrap_or_default(),
+            "cart_description": r.description,
+            "paypage_lang": "en",
+            "customer_details": {
+                "name": r.customer_name, "email": r.customer_email, "phone": r.customer_phone,
+                "street1": "N/A", "city": "Cairo", "state": "C", "country": "EG", "zip": "", "ip": r.customer_ip
+            },
+            "hide_shipping": true,
+            "callback": r.callback_url,
+            "return": r.return_url,
+        });
+        let (status, answer) = self
+            .post("/payment/request", &body)
+            .await
+            .map_err(CreateError::Failed)?;
+        if !status.is_success() {
+            let message = answer["message"].as_str().unwrap_or("no message");
+            return Err(CreateError::Failed(anyhow::anyhow!(
+                "PayTabs refused the payment page: HTTP {status}, code {}, {message}",
+                answer["code"]
+            )));
+        }
+        let tran_ref = answer["tran_ref"].as_str().unwrap_or_default().to_string();
+        match answer["redirect_url"].as_str().filter(|u| !u.is_empty()) {
+            Some(url) => Ok((tran_ref, url.to_string())),
+            None => Err(CreateError::NoRedirect),
+        }
+    }
+
+    /// `/payment/query` by `tran_ref`.
+    pub async fn query(&self, tran_ref: &str) -> anyhow::Result<(Transaction, Value)> {
+        let body = serde_json::json!({"profile_id": self.config.profile_id, "tran_ref": tran_ref});
+        let (status, answer) = self.post("/payment/query", &body).await?;
+        anyhow::ensure!(
+            status.is_success(),
+            "PayTabs query answered HTTP {status}: {answer}"
+        );
+        let tx: Transaction = serde_json::from_value(answer.clone())
+            .context("PayTabs query answer has an unexpected shape")?;
+        Ok((tx, answer))
+    }
+}
+
+/// Lowercase hex HMAC-SHA256 of `msg` with the server key.
+pub fn sign(key: &str, msg: &[u8]) -> String {
+    let mut mac = HmacSha256::new_from_slice(key.as_bytes()).expect("HMAC takes any key length");
+    mac.update(msg);
+    hex::encode(mac.finalize().into_bytes())
+}
+
+/// Constant-time check of a hex signature.
+fn verify(key: &str, msg: &[u8], signature_hex: &str) -> bool {
+    let Ok(expected) = hex::decode(signature_hex.trim()) else {
+        return false;
+    };
+    let mut mac = HmacSha256::new_from_slice(key.as_bytes()).expect("HMAC takes any key length");
+    mac.update(msg);
+    mac.verify_slice(&expected).is_ok()
+}
+
+/// The callback's `Signature` header signs the raw body bytes.
+pub fn verify_callback(key: &str, raw_body: &[u8], signature: &str) -> bool {
+    verify(key, raw_body, signature)
+}
+
+/// PHP `http_build_query` encoding (RFC 1738): `[A-Za-z0-9-_.]` literal, space `+`, the rest
+/// `%XX` in upper case.
+fn php_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => out.push(b as char),
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The string the browser return's `signature` signs: every field but `signature` that has a
+/// value, sorted by key, encoded like PHP's `http_build_query`.
+pub fn return_canonical(fields: &[(String, String)]) -> String {
+    let mut kept: Vec<&(String, String)> = fields
+        .iter()
+        .filter(|(k, v)| k != "signature" && !v.is_empty())
+        .collect();
+    kept.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    kept.iter()
+        .map(|(k, v)| format!("{}={}", php_encode(k), php_encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+pub fn verify_return(key: &str, fields: &[(String, String)]) -> bool {
+    let Some((_, signature)) = fields.iter().find(|(k, _)| k == "signature") else {
+        return false;
+    };
+    verify(key, return_canonical(fields).as_bytes(), signature)
+}
+
+/// The return's fields signed as PayTabs signs them (used by the stand-in).
+pub fn sign_return(key: &str, fields: &[(String, String)]) -> String {
+    sign(key, return_canonical(fields).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(s: &str) -> Vec<(String, String)> {
+        s.split('&')
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').unwrap();
+                let decode = |x: &str| {
+                    let x = x.replace('+', " ");
+                    let bytes = x.as_bytes();
+                    let mut out = Vec::new();
+                    let mut i = 0;
+                    while i < bytes.len() {
+                        if bytes[i] == b'%' {
+                            out.push(u8::from_str_radix(&x[i + 1..i + 3], 16).unwrap());
+                            i += 3;
+                        } else {
+                            out.push(bytes[i]);
+                            i += 1;
+                        }
+                    }
+                    String::from_utf8(out).unwrap()
+                };
+                (decode(k), decode(v))
+            })
+            .collect()
+    }
+
+    /// PayTabs' published test vector for the browser return (integrations.md §1.4).
+    #[test]
+    fn the_published_return_signature_vector_verifies() {
+        let body = "acquirerMessage=&acquirerRRN=&cartId=cart_11111&customerEmail=email%40domain.com&respCode=G84718&respMessage=Authorised&respStatus=A&signature=7a181a32c768621eb6966107752ee70205a01f1c4403a3d13c0ff604f591f988&token=&tranRef=TST2215201242166";
+        let fields = form(body);
+        assert_eq!(
+            return_canonical(&fields),
+            "cartId=cart_11111&customerEmail=email%40domain.com&respCode=G84718&respMessage=Authorised&respStatus=A&tranRef=TST2215201242166"
+        );
+        assert!(verify_return("SGJNZ96JLG-JDMKHGRWT9-RWRK2KJNRJ", &fields));
+        let mut tampered = fields.clone();
+        tampered
+            .iter_mut()
+            .find(|(k, _)| k == "respStatus")
+            .unwrap()
+            .1 = "D".into();
+        assert!(!verify_return(
+            "SGJNZ96JLG-JDMKHGRWT9-RWRK2KJNRJ",
+            &tampered
+        ));
+        assert!(!verify_return("another-key", &fields));
+    }
+
+    /// The self-generated callback vector's key (integrations.md §1.5), spelled as there.
+    const CALLBACK_VECTOR_KEY: &str = "SXXXXXXXXX-XXXXXXXXXX-XXXXXXXXXX";
+
+    #[test]
+    fn the_callback_signature_vector_verifies_on_raw_bytes() {
+        let body = br#"{"tran_ref":"TST2502902213573","cart_id":"c01","payment_result":{"response_status":"A"}}"#;
+        let sig = "f6915f43334e9e28554c1ccaabca85279935468422708df7358a9a3933ef004a";
+        assert_eq!(sign(CALLBACK_VECTOR_KEY, body), sig);
+        assert!(verify_callback(CALLBACK_VECTOR_KEY, body, sig));
+        assert!(!verify_callback(
+            CALLBACK_VECTOR_KEY,
+            &body[..body.len() - 1],
+            sig
+        ));
+        assert!(!verify_callback(CALLBACK_VECTOR_KEY, body, "not-hex"));
+    }
+
+    #[test]
+    fn php_encoding_matches_http_build_query() {
+        assert_eq!(php_encode("a b*c~d@e"), "a+b%2Ac%7Ed%40e");
+    }
+
+    #[test]
+    fn amounts_round_trip_in_two_decimals() {
+        assert_eq!(format_amount(2_025_000), "20250.00");
+        assert_eq!(parse_amount("20250.00"), Some(2_025_000));
+        assert_eq!(parse_amount("101.5"), Some(10150));
+    }
+}

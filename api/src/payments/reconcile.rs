@@ -1,0 +1,69 @@
+//! Settles transactions still pending 15 minutes after they started (a lost callback, a closed
+//! browser) by asking PayTabs, with the same settlement as the callback. Carts that never got
+//! a PayTabs reference within a day are marked failed.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use tokio::sync::Notify;
+
+use super::settle;
+use crate::domain::{now, ts};
+use crate::startup::AppState;
+
+/// One pass; returns how many transactions it settled to a final state.
+pub async fn run_once(state: &AppState) -> anyhow::Result<usize> {
+    let Some(paytabs) = &state.paytabs else {
+        return Ok(0);
+    };
+    let cutoff = ts(Utc::now() - chrono::Duration::minutes(15));
+    let stale: Vec<(String, String)> = sqlx::query_as(
+        "SELECT cart_id, tran_ref FROM payment_transactions
+          WHERE status = 'pending' AND flagged_reason IS NULL AND tran_ref IS NOT NULL AND created_at < $1
+          ORDER BY created_at LIMIT 50",
+    )
+    .bind(&cutoff)
+    .fetch_all(&state.db.pool)
+    .await?;
+    let mut settled = 0;
+    for (cart_id, tran_ref) in stale {
+        match paytabs.query(&tran_ref).await {
+            Ok((tx, payload)) if tx.cart_id == cart_id => {
+                let outcome = settle::apply(state, &tx, &payload).await?;
+                if matches!(
+                    outcome,
+                    settle::Outcome::Completed | settle::Outcome::Failed
+                ) {
+                    settled += 1;
+                }
+            }
+            Ok(_) => tracing::error!(cart_id, "PayTabs answered a query for another cart"),
+            Err(e) => tracing::warn!(
+                cart_id,
+                error = format!("{e:#}"),
+                "reconciliation query failed"
+            ),
+        }
+    }
+    let day_ago = ts(Utc::now() - chrono::Duration::hours(24));
+    sqlx::query("UPDATE payment_transactions SET status = 'failed', updated_at = $1 WHERE status = 'pending' AND tran_ref IS NULL AND created_at < $2")
+        .bind(now())
+        .bind(&day_ago)
+        .execute(&state.db.pool)
+        .await?;
+    Ok(settled)
+}
+
+/// Every 5 minutes until shutdown.
+pub async fn run(state: AppState, shutdown: Arc<Notify>) {
+    loop {
+        if let Err(e) = run_once(&state).await {
+            tracing::error!(error = format!("{e:#}"), "payment reconciliation failed");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(Duration::from_secs(300)) => {}
+            _ = shutdown.notified() => break,
+        }
+    }
+}

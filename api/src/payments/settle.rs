@@ -1,0 +1,222 @@
+//! Applying a PayTabs result to a `payment_transactions` row: the callback, the browser return
+//! (after a query), and the reconciliation job all call [`apply`], so a cart is credited once
+//! whoever gets there first.
+
+use serde_json::Value;
+
+use super::paytabs::{Transaction, parse_amount};
+use crate::db::Backend;
+use crate::domain::credits::{self, Applied};
+use crate::domain::{new_id, now};
+use crate::email::{enqueue, templates};
+use crate::startup::AppState;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// No transaction has this cart id.
+    UnknownCart,
+    Completed,
+    Pending,
+    Failed,
+    /// Authorised, but amount, currency or type differ from what we asked: nothing credited.
+    Flagged(String),
+}
+
+type Row = (
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    String,
+    Option<String>,
+    String,
+    String,
+);
+
+/// Maps PayTabs' status letter to ours (integrations.md §1.6).
+fn status_for(letter: &str) -> &'static str {
+    match letter {
+        "A" => "completed",
+        "H" | "P" => "pending",
+        _ => "failed",
+    }
+}
+
+pub async fn apply(
+    state: &AppState,
+    tx_result: &Transaction,
+    payload: &Value,
+) -> anyhow::Result<Outcome> {
+    let lock = if state.db.backend == Backend::Postgres {
+        " FOR UPDATE"
+    } else {
+        ""
+    };
+    let mut db_tx = state.db.pool.begin().await?;
+    let row: Option<Row> = sqlx::query_as(&format!(
+        "SELECT id, client_id, status, amount, sessions_purchased, currency, credited_at, package_id, customer_email
+           FROM payment_transactions WHERE cart_id = $1{lock}"
+    ))
+    .bind(&tx_result.cart_id)
+    .fetch_optional(&mut *db_tx)
+    .await?;
+    let Some((
+        id,
+        client_id,
+        status,
+        amount,
+        sessions,
+        currency,
+        credited_at,
+        package_id,
+        customer_email,
+    )) = row
+    else {
+        return Ok(Outcome::UnknownCart);
+    };
+    let letter = tx_result
+        .payment_result
+        .response_status
+        .trim()
+        .to_uppercase();
+    let now = now();
+    let payload_text = payload.to_string();
+
+    // A completed purchase never goes back: later notifications are recorded, nothing else.
+    if credited_at.is_some() || status == "completed" {
+        return Ok(Outcome::Completed);
+    }
+    let mut outcome = match status_for(&letter) {
+        "completed" => Outcome::Completed,
+        "pending" => Outcome::Pending,
+        _ => Outcome::Failed,
+    };
+    if outcome == Outcome::Completed {
+        let paid = tx_result
+            .tran_total
+            .as_deref()
+            .or(tx_result.cart_amount.as_deref())
+            .and_then(parse_amount);
+        let paid_currency = tx_result
+            .tran_currency
+            .as_deref()
+            .or(tx_result.cart_currency.as_deref())
+            .unwrap_or("");
+        let is_sale = tx_result
+            .tran_type
+            .as_deref()
+            .is_none_or(|t| t.eq_ignore_ascii_case("sale"));
+        let problem = if paid != Some(amount) {
+            Some(format!(
+                "amount {:?} differs from the {amount} piastres asked",
+                tx_result
+                    .tran_total
+                    .as_ref()
+                    .or(tx_result.cart_amount.as_ref())
+            ))
+        } else if !paid_currency.eq_ignore_ascii_case(&currency) {
+            Some(format!(
+                "currency `{paid_currency}` differs from `{currency}`"
+            ))
+        } else if !is_sale {
+            Some(format!(
+                "transaction type {:?} is not a sale",
+                tx_result.tran_type
+            ))
+        } else {
+            None
+        };
+        if let Some(reason) = problem {
+            tracing::error!(cart_id = %tx_result.cart_id, tran_ref = %tx_result.tran_ref, reason, "authorised payment does not match the order; nothing credited");
+            sqlx::query("UPDATE payment_transactions SET flagged_reason = $1, provider_status = $2, tran_ref = COALESCE(tran_ref, $3), provider_payload = $4, updated_at = $5 WHERE id = $6")
+                .bind(&reason)
+                .bind(&letter)
+                .bind(&tx_result.tran_ref)
+                .bind(&payload_text)
+                .bind(&now)
+                .bind(&id)
+                .execute(&mut *db_tx)
+                .await?;
+            db_tx.commit().await?;
+            return Ok(Outcome::Flagged(reason));
+        }
+        let applied = credits::add_purchased(
+            &mut db_tx,
+            &client_id,
+            sessions,
+            credits::Kind::Purchase,
+            &format!("paytabs:{}", tx_result.tran_ref),
+            &now,
+        )
+        .await?;
+        if applied == Applied::Yes {
+            sqlx::query(
+                "INSERT INTO payment_records (id, client_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, notes, recorded_by, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, 'card', $7, $8, NULL, $6)",
+            )
+            .bind(new_id())
+            .bind(&client_id)
+            .bind(amount)
+            .bind(&currency)
+            .bind(sessions)
+            .bind(&now)
+            .bind(&tx_result.tran_ref)
+            .bind(format!("Online purchase, package {package_id}"))
+            .execute(&mut *db_tx)
+            .await?;
+            let name: Option<String> =
+                sqlx::query_scalar("SELECT full_name FROM profiles WHERE user_id = $1")
+                    .bind(&client_id)
+                    .fetch_optional(&mut *db_tx)
+                    .await?;
+            let package = super::catalogue::load(&state.config.content_dir)
+                .ok()
+                .and_then(|all| all.into_iter().find(|p| p.id == package_id))
+                .map(|p| p.name)
+                .unwrap_or(package_id.clone());
+            enqueue(
+                &mut db_tx,
+                &templates::purchase_receipt(
+                    &state.site.name,
+                    &customer_email,
+                    name.as_deref().unwrap_or(""),
+                    &package,
+                    sessions,
+                    amount,
+                    &currency,
+                    &tx_result.cart_id,
+                    &state.config.public_base_url,
+                ),
+            )
+            .await?;
+        } else {
+            outcome = Outcome::Completed; // the ledger already has it
+        }
+    }
+    let new_status = match outcome {
+        Outcome::Completed => "completed",
+        Outcome::Pending => "pending",
+        _ => "failed",
+    };
+    let credited = (new_status == "completed").then_some(now.clone());
+    sqlx::query(
+        "UPDATE payment_transactions SET status = $1, provider_status = $2, tran_ref = COALESCE(tran_ref, $3), provider_payload = $4,
+                credited_at = COALESCE(credited_at, $5), updated_at = $6 WHERE id = $7",
+    )
+    .bind(new_status)
+    .bind(&letter)
+    .bind(&tx_result.tran_ref)
+    .bind(&payload_text)
+    .bind(&credited)
+    .bind(&now)
+    .bind(&id)
+    .execute(&mut *db_tx)
+    .await?;
+    db_tx.commit().await?;
+    if outcome == Outcome::Completed {
+        state.mail_wake.notify_one();
+        tracing::info!(cart_id = %tx_result.cart_id, sessions, "purchase completed and credited");
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,342 @@
+//! A local PayTabs for development and tests, on only with PAYTABS_STANDIN=true and never in
+//! production. It checks requests the way PayTabs does (server key in `authorization`, profile,
+//! currency, duplicate carts), serves a hosted payment page with Approve / Decline / Cancel,
+//! then sends the signed callback and the signed browser return exactly as PayTabs does. The
+//! production client reaches it only through PAYTABS_BASE_URL, so the real code path runs.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use rand::Rng;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::paytabs::{PayTabsConfig, sign, sign_return};
+use crate::email::templates::escape;
+
+#[derive(Clone)]
+struct Pending {
+    request: Value,
+    created: Instant,
+    /// `A`, `D`, `C` once the customer chose; `None` before.
+    result: Option<&'static str>,
+    tran_ref: String,
+}
+
+pub struct StandIn {
+    config: PayTabsConfig,
+    transactions: Mutex<HashMap<String, Pending>>,
+    http: reqwest::Client,
+    /// Milliseconds to wait before sending the callback (tests race it with the return).
+    pub callback_delay_ms: std::sync::atomic::AtomicU64,
+}
+
+impl StandIn {
+    pub fn new(config: PayTabsConfig) -> Arc<StandIn> {
+        Arc::new(StandIn {
+            config,
+            transactions: Mutex::new(HashMap::new()),
+            http: reqwest::Client::builder()
+                .timeout(Duration::from_secs(10))
+                .build()
+                .expect("client"),
+            callback_delay_ms: 0.into(),
+        })
+    }
+}
+
+pub fn router(standin: Arc<StandIn>) -> Router {
+    Router::new()
+        .route("/paytabs-standin/payment/request", post(request))
+        .route("/paytabs-standin/payment/query", post(query))
+        .route(
+            "/paytabs-standin/payment/page/{tran_ref}",
+            get(page).post(decide),
+        )
+        .with_state(standin)
+}
+
+fn refuse(status: StatusCode, code: i64, message: &str) -> Response {
+    (
+        status,
+        Json(json!({"code": code, "message": message, "trace": "STANDIN.0001"})),
+    )
+        .into_response()
+}
+
+fn authorised(s: &StandIn, headers: &HeaderMap) -> bool {
+    headers.get("authorization").and_then(|v| v.to_str().ok()) == Some(s.config.server_key.expose())
+}
+
+async fn request(
+    State(s): State<Arc<StandIn>>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> Response {
+    if !authorised(&s, &headers) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            1,
+            "Authentication failed. Check authentication header.",
+        );
+    }
+    if body["profile_id"].as_i64() != Some(s.config.profile_id) {
+        return refuse(StatusCode::BAD_REQUEST, 2, "Profile ID is invalid");
+    }
+    let cart_id = body["cart_id"].as_str().unwrap_or("");
+    if cart_id.is_empty() || cart_id.len() > 64 {
+        return refuse(StatusCode::BAD_REQUEST, 113, "Cart ID is invalid");
+    }
+    if body["cart_currency"].as_str() != Some("EGP") {
+        return refuse(StatusCode::BAD_REQUEST, 206, "Invalid currency code");
+    }
+    let amount = body["cart_amount"].as_f64().unwrap_or(0.0);
+    if !(0.01..=9_999_999_999.99).contains(&amount) {
+        return refuse(StatusCode::BAD_REQUEST, 207, "Invalid cart amount");
+    }
+    let description = body["cart_description"].as_str().unwrap_or("");
+    if description.is_empty() || description.len() > 128 {
+        return refuse(StatusCode::BAD_REQUEST, 208, "Invalid cart description");
+    }
+    for field in ["callback", "return"] {
+        if !body[field].as_str().is_some_and(|u| u.starts_with("http")) {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                210,
+                &format!("Invalid {field} URL"),
+            );
+        }
+    }
+    let mut all = s.transactions.lock().unwrap();
+    if all.values().any(|p| {
+        p.request["cart_id"] == body["cart_id"] && p.created.elapsed() < Duration::from_secs(120)
+    }) {
+        return refuse(StatusCode::CONFLICT, 4, "Duplicate Request");
+    }
+    let tran_ref = format!(
+        "TST{:013}",
+        rand::thread_rng().gen_range(0..10_000_000_000_000u64)
+    );
+    let redirect_url = format!(
+        "{}/payment/page/{tran_ref}",
+        s.config.base_url.trim_end_matches('/')
+    );
+    all.insert(
+        tran_ref.clone(),
+        Pending {
+            request: body.clone(),
+            created: Instant::now(),
+            result: None,
+            tran_ref: tran_ref.clone(),
+        },
+    );
+    Json(json!({
+        "tran_ref": tran_ref, "tran_type": "Sale", "cart_id": cart_id,
+        "cart_description": description, "cart_currency": "EGP", "cart_amount": format!("{amount:.2}"),
+        "callback": body["callback"], "return": body["return"], "redirect_url": redirect_url,
+        "customer_details": body["customer_details"], "serviceId": 2, "profileId": s.config.profile_id,
+        "merchantId": 1, "trace": "STANDIN.0002"
+    }))
+    .into_response()
+}
+
+/// The transaction object of the callback and the query API.
+fn transaction_json(s: &StandIn, p: &Pending) -> Value {
+    let r = &p.request;
+    let (status, code, message) = match p.result {
+        Some("A") => ("A", "G12345", "Authorised"),
+        Some("D") => ("D", "D51", "Declined"),
+        Some("C") => ("C", "C01", "Cancelled"),
+        _ => ("P", "", "Pending"),
+    };
+    let amount = format!("{:.2}", r["cart_amount"].as_f64().unwrap_or(0.0));
+    json!({
+        "tran_ref": p.tran_ref, "merchant_id": 1, "profile_id": s.config.profile_id,
+        "cart_id": r["cart_id"], "cart_description": r["cart_description"],
+        "cart_currency": "EGP", "cart_amount": amount, "tran_currency": "EGP", "tran_total": amount,
+        "tran_type": "Sale", "tran_class": "ECom", "customer_details": r["customer_details"],
+        "payment_result": {"response_status": status, "response_code": code, "response_message": message,
+                           "transaction_time": chrono::Utc::now().to_rfc3339()},
+        "payment_info": {"payment_method": "Visa", "card_type": "Credit", "card_scheme": "Visa",
+                         "payment_description": "4111 11## #### 1111"},
+        "ipn_trace": "STANDIN.IPN"
+    })
+}
+
+#[derive(Deserialize)]
+struct QueryBody {
+    profile_id: Option<i64>,
+    tran_ref: Option<String>,
+    cart_id: Option<String>,
+}
+
+async fn query(
+    State(s): State<Arc<StandIn>>,
+    headers: HeaderMap,
+    Json(body): Json<QueryBody>,
+) -> Response {
+    if !authorised(&s, &headers) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            1,
+            "Authentication failed. Check authentication header.",
+        );
+    }
+    if body.profile_id != Some(s.config.profile_id) {
+        return refuse(StatusCode::BAD_REQUEST, 2, "Profile ID is invalid");
+    }
+    let all = s.transactions.lock().unwrap();
+    if let Some(tran_ref) = body.tran_ref {
+        return match all.get(&tran_ref) {
+            Some(p) => Json(transaction_json(&s, p)).into_response(),
+            None => refuse(StatusCode::BAD_REQUEST, 404, "Transaction not found"),
+        };
+    }
+    if let Some(cart) = body.cart_id {
+        let list: Vec<Value> = all
+            .values()
+            .filter(|p| p.request["cart_id"] == cart.as_str())
+            .map(|p| transaction_json(&s, p))
+            .collect();
+        return Json(Value::Array(list)).into_response();
+    }
+    refuse(
+        StatusCode::BAD_REQUEST,
+        5,
+        "tran_ref or cart_id is required",
+    )
+}
+
+async fn page(State(s): State<Arc<StandIn>>, Path(tran_ref): Path<String>) -> Response {
+    let Some(p) = s.transactions.lock().unwrap().get(&tran_ref).cloned() else {
+        return (
+            StatusCode::NOT_FOUND,
+            Html("<h1>Payment page not found</h1>".to_string()),
+        )
+            .into_response();
+    };
+    let r = &p.request;
+    Html(format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>PayTabs stand-in: pay {amount} EGP</title></head>\
+<body style=\"font-family:system-ui,sans-serif;background:#eef1f6;margin:0\"><main style=\"max-width:28rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:12px\">\
+<p style=\"color:#b45309;font-size:.85rem\">Local PayTabs stand-in: no real payment is made.</p>\
+<h1 style=\"font-size:1.3rem\">{description}</h1><p>Amount: <strong>{amount} EGP</strong></p>\
+<form method=\"post\"><label>Card number <input name=\"card\" value=\"4111 1111 1111 1111\" autocomplete=\"off\" style=\"width:100%\"></label>\
+<p><label>Expiry <input name=\"expiry\" value=\"12/30\" size=\"6\"></label> <label>CVV <input name=\"cvv\" value=\"123\" size=\"4\"></label></p>\
+<p><button name=\"action\" value=\"approve\" data-action=\"approve\">Approve</button> \
+<button name=\"action\" value=\"decline\" data-action=\"decline\">Decline</button> \
+<button name=\"action\" value=\"cancel\" data-action=\"cancel\">Cancel</button></p></form></main></body></html>",
+        amount = format!("{:.2}", r["cart_amount"].as_f64().unwrap_or(0.0)),
+        description = escape(r["cart_description"].as_str().unwrap_or(""))
+    ))
+    .into_response()
+}
+
+#[derive(Deserialize)]
+struct Decision {
+    action: String,
+}
+
+async fn decide(
+    State(s): State<Arc<StandIn>>,
+    Path(tran_ref): Path<String>,
+    Form(d): Form<Decision>,
+) -> Response {
+    let letter = match d.action.as_str() {
+        "approve" => "A",
+        "decline" => "D",
+        _ => "C",
+    };
+    let pending = {
+        let mut all = s.transactions.lock().unwrap();
+        let Some(p) = all.get_mut(&tran_ref) else {
+            return (
+                StatusCode::NOT_FOUND,
+                Html("<h1>Payment page not found</h1>".to_string()),
+            )
+                .into_response();
+        };
+        if p.result.is_none() {
+            p.result = Some(letter);
+        }
+        p.clone()
+    };
+    // Server to server: JSON signed over the raw bytes, sent on its own like PayTabs' IPN.
+    let body = serde_json::to_vec(&transaction_json(&s, &pending)).expect("json");
+    let signature = sign(s.config.server_key.expose(), &body);
+    let callback = pending.request["callback"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let (http, delay) = (
+        s.http.clone(),
+        s.callback_delay_ms
+            .load(std::sync::atomic::Ordering::Relaxed),
+    );
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(delay)).await;
+        let sent = http
+            .post(&callback)
+            .header("content-type", "application/json")
+            .header("Signature", signature)
+            .body(body)
+            .send()
+            .await;
+        if let Err(e) = sent {
+            tracing::warn!(error = %e.without_url(), "stand-in callback not delivered");
+        }
+    });
+    // The browser: an auto-posting form to the return URL, signed like PayTabs signs it.
+    let r = &pending.request;
+    let (code, message) = match pending.result {
+        Some("A") => ("G12345", "Authorised"),
+        Some("D") => ("D51", "Declined"),
+        _ => ("C01", "Cancelled"),
+    };
+    let mut fields: Vec<(String, String)> = vec![
+        ("acquirerMessage".into(), String::new()),
+        ("acquirerRRN".into(), String::new()),
+        (
+            "cartId".into(),
+            r["cart_id"].as_str().unwrap_or_default().into(),
+        ),
+        (
+            "customerEmail".into(),
+            r["customer_details"]["email"]
+                .as_str()
+                .unwrap_or_default()
+                .into(),
+        ),
+        ("respCode".into(), code.into()),
+        ("respMessage".into(), message.into()),
+        ("respStatus".into(), pending.result.unwrap_or("C").into()),
+        ("token".into(), String::new()),
+        ("tranRef".into(), pending.tran_ref.clone()),
+    ];
+    let signature = sign_return(s.config.server_key.expose(), &fields);
+    fields.push(("signature".into(), signature));
+    let inputs: String = fields
+        .iter()
+        .map(|(k, v)| {
+            format!(
+                "<input type=\"hidden\" name=\"{}\" value=\"{}\">",
+                escape(k),
+                escape(v)
+            )
+        })
+        .collect();
+    Html(format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><title>Returning to the merchant</title></head><body>\
+<form id=\"back\" method=\"post\" action=\"{}\">{inputs}<button type=\"submit\">Return to the merchant</button></form>\
+<script>document.getElementById('back').submit();</script></body></html>",
+        escape(r["return"].as_str().unwrap_or_default())
+    ))
+    .into_response()
+}

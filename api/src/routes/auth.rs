@@ -1,0 +1,521 @@
+//! Accounts and sessions: sign-up, sign-in, sign-out, the current session, email confirmation,
+//! password reset and change. Messages follow spec §5 and §8; nothing reveals whether an
+//! email has an account, except sign-up itself (it must refuse a taken address).
+
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chrono::Utc;
+use serde::{Deserialize, Serialize};
+use sqlx::AnyConnection;
+use utoipa::ToSchema;
+
+use super::{Status, optional};
+use crate::domain::{
+    Email, Password, hash_password, hash_token, new_id, new_token, now, ts, verify_password,
+};
+use crate::email::{enqueue, templates};
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::extract::{AppJson, AuthUser, ClientIp, MaybeAuthUser, SESSION_COOKIE};
+use crate::rate_limit::limits;
+use crate::startup::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/auth/sign-up", post(sign_up))
+        .route("/api/auth/sign-in", post(sign_in))
+        .route("/api/auth/sign-out", post(sign_out))
+        .route("/api/auth/session", get(session))
+        .route("/api/auth/confirm", get(confirm_email))
+        .route("/api/auth/password-reset", post(request_password_reset))
+        .route(
+            "/api/auth/password-reset/confirm",
+            post(confirm_password_reset),
+        )
+        .route("/api/auth/password", post(change_password))
+}
+
+const CONFIRM_HOURS: i64 = 48;
+const RESET_MINUTES: i64 = 60;
+
+#[derive(Serialize, ToSchema)]
+pub struct UserView {
+    pub id: String,
+    pub email: String,
+    pub email_confirmed: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ProfileView {
+    pub user_id: String,
+    pub full_name: String,
+    pub email: String,
+    pub phone: Option<String>,
+    /// `admin` or `client`.
+    pub role: String,
+}
+
+/// The signed-in user and their profile.
+#[derive(Serialize, ToSchema)]
+pub struct SessionView {
+    pub user: UserView,
+    pub profile: ProfileView,
+}
+
+impl From<&AuthUser> for SessionView {
+    fn from(u: &AuthUser) -> SessionView {
+        SessionView {
+            user: UserView {
+                id: u.user_id.clone(),
+                email: u.email.clone(),
+                email_confirmed: u.email_confirmed,
+            },
+            profile: ProfileView {
+                user_id: u.user_id.clone(),
+                full_name: u.full_name.clone(),
+                email: u.email.clone(),
+                phone: u.phone.clone(),
+                role: u.role.clone(),
+            },
+        }
+    }
+}
+
+fn cookie(state: &AppState, token: &str, max_age: i64) -> HeaderValue {
+    let secure = if state.config.cookie_secure {
+        "; Secure"
+    } else {
+        ""
+    };
+    HeaderValue::from_str(&format!(
+        "{SESSION_COOKIE}={token}; HttpOnly; SameSite=Lax; Path=/; Max-Age={max_age}{secure}"
+    ))
+    .expect("cookie is ASCII")
+}
+
+/// Creates a session for `user_id` on `conn` and returns its cookie token.
+async fn create_session(
+    state: &AppState,
+    conn: &mut AnyConnection,
+    user_id: &str,
+    headers: &HeaderMap,
+    ip: &str,
+) -> Result<String, sqlx::Error> {
+    let (token, id) = new_token();
+    let now_t = Utc::now();
+    let idle =
+        ts(now_t + chrono::Duration::from_std(state.config.session_idle).unwrap_or_default());
+    let expires =
+        ts(now_t + chrono::Duration::from_std(state.config.session_absolute).unwrap_or_default());
+    let agent = headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(|s| s.chars().take(300).collect::<String>());
+    sqlx::query(
+        "INSERT INTO sessions (id, user_id, created_at, last_seen_at, idle_expires_at, expires_at, user_agent, ip)
+         VALUES ($1, $2, $3, $3, $4, $5, $6, $7)",
+    )
+    .bind(&id)
+    .bind(user_id)
+    .bind(ts(now_t))
+    .bind(&idle)
+    .bind(&expires)
+    .bind(agent)
+    .bind(ip)
+    .execute(conn)
+    .await?;
+    Ok(token)
+}
+
+/// The session view with the cookie that signs the browser in.
+async fn signed_in(state: &AppState, token: &str, status: StatusCode) -> AppResult<Response> {
+    let user = crate::extract::load_session(state, token)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("new session not found"))?;
+    let max_age = state.config.session_absolute.as_secs() as i64;
+    let mut response = (status, Json(SessionView::from(&user))).into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, cookie(state, token, max_age));
+    Ok(response)
+}
+
+/// Emails a single-use link; the raw token only ever exists in the email.
+async fn issue_token(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    purpose: &str,
+    valid_for: chrono::Duration,
+) -> Result<String, sqlx::Error> {
+    let (token, hash) = new_token();
+    sqlx::query("INSERT INTO auth_tokens (id, user_id, purpose, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)")
+        .bind(&hash)
+        .bind(user_id)
+        .bind(purpose)
+        .bind(ts(Utc::now() + valid_for))
+        .bind(now())
+        .execute(conn)
+        .await?;
+    Ok(token)
+}
+
+/// Marks a token used if it is valid for `purpose`; returns its user. Atomic: a token works once.
+async fn redeem_token(
+    conn: &mut AnyConnection,
+    token: &str,
+    purpose: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    let now = now();
+    sqlx::query_scalar(
+        "UPDATE auth_tokens SET used_at = $1
+          WHERE id = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > $1
+        RETURNING user_id",
+    )
+    .bind(&now)
+    .bind(hash_token(token))
+    .bind(purpose)
+    .fetch_optional(conn)
+    .await
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SignUp {
+    full_name: Option<String>,
+    email: Option<String>,
+    password: Option<String>,
+    phone: Option<String>,
+}
+
+/// Creates a client account (user, profile with role client, empty credit account), signs the
+/// browser in and emails a confirmation link.
+#[utoipa::path(post, path = "/api/auth/sign-up", tag = "auth", request_body = SignUp,
+    responses((status = 201, body = SessionView, description = "Signed in; the session cookie is set"),
+              (status = 400, body = ErrorBody), (status = 409, body = ErrorBody, description = "User already registered"),
+              (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn sign_up(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    AppJson(body): AppJson<SignUp>,
+) -> AppResult<Response> {
+    state.limiter.check("sign_up_ip", &ip, limits::SIGN_UP_IP)?;
+    let full_name = optional(body.full_name)
+        .ok_or_else(|| AppError::field("full_name", "Full name is required"))?;
+    if full_name.chars().count() < 2 {
+        return Err(AppError::field(
+            "full_name",
+            "Full name must be at least 2 characters",
+        ));
+    }
+    let raw_email =
+        optional(body.email).ok_or_else(|| AppError::field("email", "Email is required"))?;
+    let email = Email::parse(&raw_email)
+        .ok_or_else(|| AppError::field("email", "Invalid email address"))?;
+    let password = Password::parse(body.password.as_deref().unwrap_or(""), "password")?;
+    let phone = optional(body.phone);
+    let hash = hash_password(&password).await?;
+
+    let mut tx = state.db.pool.begin().await?;
+    let user_id = new_id();
+    let now = now();
+    let inserted = sqlx::query("INSERT INTO users (id, email, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)")
+        .bind(&user_id)
+        .bind(email.as_str())
+        .bind(&hash)
+        .bind(&now)
+        .execute(&mut *tx)
+        .await;
+    if let Err(e) = inserted {
+        return Err(match crate::db::violated_constraint(&e).as_deref() {
+            Some("users_email_key") => AppError::Conflict("User already registered".into()),
+            _ => e.into(),
+        });
+    }
+    sqlx::query("INSERT INTO profiles (id, user_id, full_name, email, phone, role, created_at) VALUES ($1, $2, $3, $4, $5, 'client', $6)")
+        .bind(new_id())
+        .bind(&user_id)
+        .bind(&full_name)
+        .bind(email.as_str())
+        .bind(&phone)
+        .bind(&now)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("INSERT INTO client_accounts (user_id, updated_at) VALUES ($1, $2)")
+        .bind(&user_id)
+        .bind(&now)
+        .execute(&mut *tx)
+        .await?;
+    let confirm = issue_token(
+        &mut tx,
+        &user_id,
+        "email_confirm",
+        chrono::Duration::hours(CONFIRM_HOURS),
+    )
+    .await?;
+    let link = format!(
+        "{}/api/auth/confirm?token={confirm}",
+        state.config.public_base_url
+    );
+    enqueue(
+        &mut tx,
+        &templates::email_confirmation(&state.site.name, email.as_str(), &full_name, &link),
+    )
+    .await?;
+    let token = create_session(&state, &mut tx, &user_id, &headers, &ip).await?;
+    tx.commit().await?;
+    state.mail_wake.notify_one();
+    tracing::info!(user_id, "account created");
+    signed_in(&state, &token, StatusCode::CREATED).await
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SignIn {
+    email: Option<String>,
+    password: Option<String>,
+}
+
+/// Signs in with email and password. Wrong email and wrong password get the same answer.
+#[utoipa::path(post, path = "/api/auth/sign-in", tag = "auth", request_body = SignIn,
+    responses((status = 200, body = SessionView, description = "Signed in; the session cookie is set"),
+              (status = 400, body = ErrorBody, description = "Invalid login credentials"),
+              (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn sign_in(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    AppJson(body): AppJson<SignIn>,
+) -> AppResult<Response> {
+    let (Some(raw_email), Some(password)) = (
+        optional(body.email),
+        body.password.filter(|p| !p.is_empty()),
+    ) else {
+        return Err(AppError::Validation {
+            message: "Email and password are required".into(),
+            fields: Default::default(),
+        });
+    };
+    state.limiter.check("sign_in_ip", &ip, limits::SIGN_IN_IP)?;
+    let email = raw_email.trim().to_lowercase();
+    state
+        .limiter
+        .check("sign_in_account", &email, limits::SIGN_IN_ACCOUNT)?;
+    let row: Option<(String, Option<String>)> =
+        sqlx::query_as("SELECT id, password_hash FROM users WHERE email = $1")
+            .bind(&email)
+            .fetch_optional(&state.db.pool)
+            .await?;
+    let (user_id, hash) = match row {
+        Some((id, hash)) => (Some(id), hash),
+        None => (None, None),
+    };
+    if !verify_password(&password, hash.as_deref()).await {
+        return Err(AppError::BadRequest("Invalid login credentials".into()));
+    }
+    let user_id = user_id.expect("verified passwords belong to a user");
+    let mut conn = state.db.pool.acquire().await?;
+    let token = create_session(&state, &mut conn, &user_id, &headers, &ip).await?;
+    drop(conn);
+    signed_in(&state, &token, StatusCode::OK).await
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Empty {}
+
+/// Ends this browser's session (deleted on the server) and clears the cookie.
+#[utoipa::path(post, path = "/api/auth/sign-out", tag = "auth", request_body = Empty,
+    responses((status = 204, description = "Signed out"), (status = 400, body = ErrorBody)))]
+pub async fn sign_out(
+    State(state): State<AppState>,
+    MaybeAuthUser(user): MaybeAuthUser,
+    AppJson(_empty): AppJson<Empty>,
+) -> AppResult<Response> {
+    if let Some(user) = user {
+        sqlx::query("DELETE FROM sessions WHERE id = $1")
+            .bind(&user.session_id)
+            .execute(&state.db.pool)
+            .await?;
+    }
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, cookie(&state, "", 0));
+    Ok(response)
+}
+
+/// The current user and profile (with role), or 401.
+#[utoipa::path(get, path = "/api/auth/session", tag = "auth",
+    responses((status = 200, body = SessionView), (status = 401, body = ErrorBody)))]
+pub async fn session(user: AuthUser) -> Json<SessionView> {
+    Json(SessionView::from(&user))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct TokenQuery {
+    token: Option<String>,
+}
+
+/// The link in the confirmation email: confirms the address, then shows the sign-in page.
+#[utoipa::path(get, path = "/api/auth/confirm", tag = "auth", params(TokenQuery),
+    responses((status = 303, description = "To /auth?confirmed=1, or /auth?confirm_error=1 for an invalid or used link")))]
+pub async fn confirm_email(
+    State(state): State<AppState>,
+    Query(q): Query<TokenQuery>,
+) -> AppResult<Redirect> {
+    let base = &state.config.public_base_url;
+    let Some(token) = q.token.filter(|t| !t.is_empty()) else {
+        return Ok(Redirect::to(&format!("{base}/auth?confirm_error=1")));
+    };
+    let mut tx = state.db.pool.begin().await?;
+    let Some(user_id) = redeem_token(&mut tx, &token, "email_confirm").await? else {
+        return Ok(Redirect::to(&format!("{base}/auth?confirm_error=1")));
+    };
+    sqlx::query("UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $1), updated_at = $1 WHERE id = $2")
+        .bind(now())
+        .bind(&user_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(Redirect::to(&format!("{base}/auth?confirmed=1")))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ResetRequest {
+    email: Option<String>,
+}
+
+/// Emails a single-use reset link if the address has an account; the answer is the same
+/// either way.
+#[utoipa::path(post, path = "/api/auth/password-reset", tag = "auth", request_body = ResetRequest,
+    responses((status = 202, body = Status), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn request_password_reset(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<ResetRequest>,
+) -> AppResult<(StatusCode, Json<Status>)> {
+    let raw = optional(body.email).ok_or_else(|| AppError::field("email", "Email is required"))?;
+    let email =
+        Email::parse(&raw).ok_or_else(|| AppError::field("email", "Invalid email address"))?;
+    state.limiter.check("reset_ip", &ip, limits::RESET_IP)?;
+    let accepted = (
+        StatusCode::ACCEPTED,
+        Json(Status {
+            status: "check_your_email",
+        }),
+    );
+    if state
+        .limiter
+        .check("reset_account", email.as_str(), limits::RESET_ACCOUNT)
+        .is_err()
+    {
+        return Ok(accepted); // silently: a different answer would reveal the account
+    }
+    let user: Option<String> = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
+        .bind(email.as_str())
+        .fetch_optional(&state.db.pool)
+        .await?;
+    if let Some(user_id) = user {
+        let mut tx = state.db.pool.begin().await?;
+        let token = issue_token(
+            &mut tx,
+            &user_id,
+            "password_reset",
+            chrono::Duration::minutes(RESET_MINUTES),
+        )
+        .await?;
+        let link = format!("{}/auth?reset={token}", state.config.public_base_url);
+        enqueue(
+            &mut tx,
+            &templates::password_reset(&state.site.name, email.as_str(), &link),
+        )
+        .await?;
+        tx.commit().await?;
+        state.mail_wake.notify_one();
+    }
+    Ok(accepted)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ResetConfirm {
+    token: Option<String>,
+    password: Option<String>,
+}
+
+/// Sets a new password with the emailed token, ends every other session and signs in.
+#[utoipa::path(post, path = "/api/auth/password-reset/confirm", tag = "auth", request_body = ResetConfirm,
+    responses((status = 200, body = SessionView), (status = 400, body = ErrorBody, description = "Invalid or expired link"), (status = 422, body = ErrorBody)))]
+pub async fn confirm_password_reset(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    headers: HeaderMap,
+    AppJson(body): AppJson<ResetConfirm>,
+) -> AppResult<Response> {
+    let password = Password::parse(body.password.as_deref().unwrap_or(""), "password")?;
+    let token = optional(body.token)
+        .ok_or_else(|| AppError::BadRequest("This reset link is invalid or has expired.".into()))?;
+    let hash = hash_password(&password).await?;
+    let mut tx = state.db.pool.begin().await?;
+    let user_id = redeem_token(&mut tx, &token, "password_reset")
+        .await?
+        .ok_or_else(|| AppError::BadRequest("This reset link is invalid or has expired.".into()))?;
+    let now = now();
+    // The emailed link proves the address, so it confirms it too.
+    sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2, email_confirmed_at = COALESCE(email_confirmed_at, $2) WHERE id = $3")
+        .bind(&hash)
+        .bind(&now)
+        .bind(&user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+        .bind(&user_id)
+        .execute(&mut *tx)
+        .await?;
+    let session = create_session(&state, &mut tx, &user_id, &headers, &ip).await?;
+    tx.commit().await?;
+    signed_in(&state, &session, StatusCode::OK).await
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ChangePassword {
+    current_password: Option<String>,
+    new_password: Option<String>,
+}
+
+/// Changes the password of the signed-in user; their other sessions end.
+#[utoipa::path(post, path = "/api/auth/password", tag = "auth", request_body = ChangePassword,
+    responses((status = 204), (status = 400, body = ErrorBody, description = "Current password is incorrect"), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn change_password(
+    State(state): State<AppState>,
+    user: AuthUser,
+    AppJson(body): AppJson<ChangePassword>,
+) -> AppResult<StatusCode> {
+    let new = Password::parse(body.new_password.as_deref().unwrap_or(""), "new_password")?;
+    let hash: Option<String> = sqlx::query_scalar("SELECT password_hash FROM users WHERE id = $1")
+        .bind(&user.user_id)
+        .fetch_one(&state.db.pool)
+        .await?;
+    if !verify_password(
+        body.current_password.as_deref().unwrap_or(""),
+        hash.as_deref(),
+    )
+    .await
+    {
+        return Err(AppError::BadRequest("Current password is incorrect".into()));
+    }
+    let new_hash = hash_password(&new).await?;
+    let mut tx = state.db.pool.begin().await?;
+    sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
+        .bind(&new_hash)
+        .bind(now())
+        .bind(&user.user_id)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
+        .bind(&user.user_id)
+        .bind(&user.session_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(StatusCode::NO_CONTENT)
+}

@@ -1,0 +1,232 @@
+//! Newsletter with double opt-in (integrations.md §4.1): subscribe → an emailed link to a page
+//! that POSTs the token (mail scanners prefetch GET links) → subscribed. The answer to
+//! subscribe is the same whether or not the address is known. One-click unsubscribe
+//! (RFC 8058) with the token every email carries.
+
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Html;
+use axum::routing::post;
+use axum::{Json, Router};
+use chrono::Utc;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::{Status, optional};
+use crate::domain::{Email, hash_token, new_id, new_token, now, ts};
+use crate::email::templates::escape;
+use crate::email::{enqueue, templates};
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::extract::{AppJson, ClientIp};
+use crate::rate_limit::limits;
+use crate::startup::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/newsletter/subscribe", post(subscribe))
+        .route("/api/newsletter/confirm", post(confirm))
+        .route(
+            "/api/newsletter/unsubscribe",
+            post(unsubscribe).get(unsubscribe_page),
+        )
+}
+
+const CONFIRM_HOURS: i64 = 72;
+
+#[derive(Deserialize, ToSchema)]
+pub struct Subscribe {
+    email: Option<String>,
+    /// Where the form was (e.g. `footer`), kept as consent evidence.
+    source: Option<String>,
+}
+
+#[utoipa::path(post, path = "/api/newsletter/subscribe", tag = "newsletter", request_body = Subscribe,
+    responses((status = 202, body = Status, description = "check_your_email, whatever the address's state"),
+              (status = 422, body = ErrorBody, description = "'Email address is required to subscribe.' or 'Please enter a valid email address.'"),
+              (status = 429, body = ErrorBody)))]
+pub async fn subscribe(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<Subscribe>,
+) -> AppResult<(StatusCode, Json<Status>)> {
+    let raw = optional(body.email)
+        .ok_or_else(|| AppError::field("email", "Email address is required to subscribe."))?;
+    let email = Email::parse(&raw)
+        .ok_or_else(|| AppError::field("email", "Please enter a valid email address."))?;
+    state
+        .limiter
+        .check("newsletter_ip", &ip, limits::NEWSLETTER_IP)?;
+    let accepted = (
+        StatusCode::ACCEPTED,
+        Json(Status {
+            status: "check_your_email",
+        }),
+    );
+    if state
+        .limiter
+        .check("newsletter_email", email.as_str(), limits::NEWSLETTER_EMAIL)
+        .is_err()
+    {
+        return Ok(accepted);
+    }
+    let source = optional(body.source).map(|s| s.chars().take(40).collect::<String>());
+    let now = now();
+    let (token, token_hash) = new_token();
+    let expires = ts(Utc::now() + chrono::Duration::hours(CONFIRM_HOURS));
+
+    let mut tx = state.db.pool.begin().await?;
+    let existing: Option<(String, String)> = sqlx::query_as(
+        "SELECT status, unsubscribe_token FROM newsletter_subscribers WHERE email = $1",
+    )
+    .bind(email.as_str())
+    .fetch_optional(&mut *tx)
+    .await?;
+    let unsubscribe_token = match existing {
+        Some((status, _)) if status == "subscribed" => {
+            return Ok(accepted); // nothing visible changes for a subscriber
+        }
+        Some((_, unsubscribe_token)) => {
+            sqlx::query(
+                "UPDATE newsletter_subscribers SET status = 'pending', confirm_token_hash = $1, confirm_expires_at = $2,
+                        consent_ip = $3, consent_source = $4, updated_at = $5 WHERE email = $6",
+            )
+            .bind(&token_hash)
+            .bind(&expires)
+            .bind(&ip)
+            .bind(&source)
+            .bind(&now)
+            .bind(email.as_str())
+            .execute(&mut *tx)
+            .await?;
+            unsubscribe_token
+        }
+        None => {
+            let unsubscribe_token = new_token().0;
+            sqlx::query(
+                "INSERT INTO newsletter_subscribers (id, email, status, confirm_token_hash, confirm_expires_at, unsubscribe_token,
+                        consent_ip, consent_source, created_at, updated_at)
+                 VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $8)",
+            )
+            .bind(new_id())
+            .bind(email.as_str())
+            .bind(&token_hash)
+            .bind(&expires)
+            .bind(&unsubscribe_token)
+            .bind(&ip)
+            .bind(&source)
+            .bind(&now)
+            .execute(&mut *tx)
+            .await?;
+            unsubscribe_token
+        }
+    };
+    let base = &state.config.public_base_url;
+    let confirm_link = format!("{base}/newsletter/confirm?token={token}");
+    let unsubscribe_link = format!("{base}/api/newsletter/unsubscribe?t={unsubscribe_token}");
+    enqueue(
+        &mut tx,
+        &templates::newsletter_confirmation(
+            &state.site.name,
+            email.as_str(),
+            &confirm_link,
+            &unsubscribe_link,
+        ),
+    )
+    .await?;
+    tx.commit().await?;
+    state.mail_wake.notify_one();
+    Ok(accepted)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Confirm {
+    token: Option<String>,
+}
+
+/// Called by the /newsletter/confirm page's button. Idempotent for a used link's subscriber.
+#[utoipa::path(post, path = "/api/newsletter/confirm", tag = "newsletter", request_body = Confirm,
+    responses((status = 200, body = Status, description = "subscribed"), (status = 400, body = ErrorBody, description = "Invalid or expired link")))]
+pub async fn confirm(
+    State(state): State<AppState>,
+    AppJson(body): AppJson<Confirm>,
+) -> AppResult<Json<Status>> {
+    let invalid =
+        || AppError::BadRequest("This confirmation link is invalid or has expired.".into());
+    let token = optional(body.token).ok_or_else(invalid)?;
+    let now = now();
+    let updated = sqlx::query(
+        "UPDATE newsletter_subscribers
+            SET status = 'subscribed', confirmed_at = $1, consent_at = $1, confirm_token_hash = NULL,
+                confirm_expires_at = NULL, unsubscribed_at = NULL, updated_at = $1
+          WHERE confirm_token_hash = $2 AND confirm_expires_at > $1",
+    )
+    .bind(&now)
+    .bind(hash_token(&token))
+    .execute(&state.db.pool)
+    .await?;
+    if updated.rows_affected() == 0 {
+        return Err(invalid());
+    }
+    Ok(Json(Status {
+        status: "subscribed",
+    }))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct UnsubscribeQuery {
+    t: Option<String>,
+}
+
+fn page(site: &str, title: &str, body: &str) -> Html<String> {
+    Html(format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">\
+<title>{title} | {site}</title></head><body style=\"font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1c2433\">\
+<h1 style=\"font-family:Georgia,serif\">{title}</h1>{body}</body></html>",
+        site = escape(site),
+        title = escape(title)
+    ))
+}
+
+/// The link in every email: a page with one button, so a prefetching scanner unsubscribes no one.
+#[utoipa::path(get, path = "/api/newsletter/unsubscribe", tag = "newsletter", params(UnsubscribeQuery),
+    responses((status = 200, description = "HTML page with an Unsubscribe button")))]
+pub async fn unsubscribe_page(
+    State(state): State<AppState>,
+    Query(q): Query<UnsubscribeQuery>,
+) -> Html<String> {
+    let t = escape(q.t.as_deref().unwrap_or(""));
+    page(
+        &state.site.name,
+        "Unsubscribe",
+        &format!(
+            "<p>Stop receiving leadership insights by email?</p><form method=\"post\" action=\"/api/newsletter/unsubscribe?t={t}\">\
+<input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\"><button type=\"submit\" style=\"font-size:1rem;padding:.6rem 1.2rem\">Unsubscribe</button></form>"
+        ),
+    )
+}
+
+/// RFC 8058 one-click unsubscribe (mail clients POST `List-Unsubscribe=One-Click`), and the
+/// page's button. The token in the link is the authority; no cookie or Origin is involved.
+#[utoipa::path(post, path = "/api/newsletter/unsubscribe", tag = "newsletter", params(UnsubscribeQuery),
+    responses((status = 200, description = "Unsubscribed (also for an unknown token, revealing nothing)")))]
+pub async fn unsubscribe(
+    State(state): State<AppState>,
+    Query(q): Query<UnsubscribeQuery>,
+) -> AppResult<Html<String>> {
+    if let Some(t) = q.t.filter(|t| !t.is_empty()) {
+        let now = now();
+        sqlx::query(
+            "UPDATE newsletter_subscribers SET status = 'unsubscribed', unsubscribed_at = $1, confirm_token_hash = NULL, updated_at = $1
+              WHERE unsubscribe_token = $2 AND status <> 'unsubscribed'",
+        )
+        .bind(&now)
+        .bind(&t)
+        .execute(&state.db.pool)
+        .await?;
+    }
+    Ok(page(
+        &state.site.name,
+        "You have been unsubscribed",
+        "<p>You will not receive further newsletters. You can subscribe again at any time from the website.</p>",
+    ))
+}

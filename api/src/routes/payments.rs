@@ -1,0 +1,378 @@
+//! Online purchases through PayTabs' hosted page (integrations.md §1.9), and the result lookup
+//! for /payment/success.
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Redirect;
+use axum::routing::{get, post};
+use axum::{Form, Json, Router};
+use chrono::Utc;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::optional;
+use crate::domain::{Email, new_id, now, ts};
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::extract::{AppJson, AuthUser, ClientIp};
+use crate::payments::paytabs::{self, CreateError, PageRequest, Transaction};
+use crate::payments::{catalogue, settle};
+use crate::startup::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/payments/paytabs/create", post(create))
+        .route("/api/payments/paytabs/callback", post(callback))
+        .route("/api/payments/paytabs/return", post(browser_return))
+        .route("/api/payments/by-cart/{cart_id}", get(by_cart))
+        .route("/api/payments/latest", get(latest))
+}
+
+/// The purchase request of spec §3, as the purchase dialog sends it.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PurchaseRequest {
+    /// `individual` or `group`.
+    package_type: Option<String>,
+    sessions: Option<u32>,
+    /// The price the page showed, in EGP (e.g. 20250): compared, never charged.
+    amount: Option<f64>,
+    customer_name: Option<String>,
+    customer_email: Option<String>,
+    customer_phone: Option<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    is_guest: Option<bool>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RedirectView {
+    #[serde(rename = "redirectUrl")]
+    redirect_url: String,
+}
+
+/// Starts a payment: prices the package from content/packages.yaml, records a pending
+/// transaction with a fresh unguessable cart id, asks PayTabs for a hosted page.
+#[utoipa::path(post, path = "/api/payments/paytabs/create", tag = "payments", request_body = PurchaseRequest,
+    responses((status = 200, body = RedirectView),
+              (status = 401, body = ErrorBody, description = "Authentication required"),
+              (status = 409, body = ErrorBody, description = "The price shown is stale, or the package is gone"),
+              (status = 422, body = ErrorBody), (status = 502, body = ErrorBody, description = "'Failed to initiate payment. Please try again.' or 'No redirect URL received'")))]
+pub async fn create(
+    State(state): State<AppState>,
+    user: AuthUser,
+    ClientIp(ip): ClientIp,
+    AppJson(body): AppJson<PurchaseRequest>,
+) -> AppResult<Json<RedirectView>> {
+    let name = optional(body.customer_name);
+    let raw_email = optional(body.customer_email);
+    let phone = optional(body.customer_phone);
+    if name.is_none() || raw_email.is_none() || phone.is_none() {
+        let mut fields = std::collections::BTreeMap::new();
+        for (f, v) in [
+            ("customerName", &name),
+            ("customerEmail", &raw_email),
+            ("customerPhone", &phone),
+        ] {
+            if v.is_none() {
+                fields.insert(f.to_string(), "This field is required.".to_string());
+            }
+        }
+        return Err(AppError::Validation {
+            message: "Please fill in all required fields".into(),
+            fields,
+        });
+    }
+    let email = Email::parse(raw_email.as_deref().unwrap_or(""))
+        .ok_or_else(|| AppError::field("customerEmail", "Invalid email address"))?;
+    let package_type = optional(body.package_type)
+        .ok_or_else(|| AppError::field("packageType", "packageType is required"))?;
+    let sessions = body
+        .sessions
+        .ok_or_else(|| AppError::field("sessions", "sessions is required"))?;
+    let package = catalogue::find(&state.config.content_dir, &package_type, sessions)?;
+    let shown = body.amount.map(|a| (a * 100.0).round() as i64);
+    if shown != Some(package.price.minor()) {
+        return Err(AppError::Conflict(format!(
+            "The price of this package has changed to {} {}. Please refresh the page to see the current price.",
+            package.price.display(),
+            state.site.currency
+        )));
+    }
+    let Some(paytabs) = &state.paytabs else {
+        tracing::error!("a purchase was attempted but PayTabs is not configured");
+        return Err(AppError::BadGateway(
+            CreateError::Failed(anyhow::anyhow!("not configured")).to_string(),
+        ));
+    };
+    let cart_id = format!("ec_{}", new_id());
+    let now = now();
+    sqlx::query(
+        "INSERT INTO payment_transactions (id, client_id, cart_id, status, package_id, package_type, sessions_purchased, amount, currency,
+                                           customer_name, customer_email, customer_phone, is_guest, created_at, updated_at)
+         VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $12)",
+    )
+    .bind(new_id())
+    .bind(&user.user_id)
+    .bind(&cart_id)
+    .bind(&package.id)
+    .bind(package.package_type.as_str())
+    .bind(i64::from(package.sessions))
+    .bind(package.price.minor())
+    .bind(&state.site.currency)
+    .bind(name.as_deref())
+    .bind(email.as_str())
+    .bind(phone.as_deref())
+    .bind(&now)
+    .execute(&state.db.pool)
+    .await?;
+    let unit = if package.package_type.as_str() == "group" {
+        "hours"
+    } else {
+        "sessions"
+    };
+    let description = format!("{} ({} {unit})", package.name, package.sessions);
+    let base = &state.config.public_base_url;
+    let request = PageRequest {
+        cart_id: &cart_id,
+        currency: &state.site.currency,
+        amount: package.price.minor(),
+        description: &description,
+        customer_name: name.as_deref().unwrap_or_default(),
+        customer_email: email.as_str(),
+        customer_phone: phone.as_deref().unwrap_or_default(),
+        customer_ip: &ip,
+        callback_url: &format!("{base}/api/payments/paytabs/callback"),
+        return_url: &format!("{base}/api/payments/paytabs/return"),
+    };
+    match paytabs.create_page(&request).await {
+        Ok((tran_ref, redirect_url)) => {
+            sqlx::query(
+                "UPDATE payment_transactions SET tran_ref = $1, updated_at = $2 WHERE cart_id = $3",
+            )
+            .bind(&tran_ref)
+            .bind(crate::domain::now())
+            .bind(&cart_id)
+            .execute(&state.db.pool)
+            .await?;
+            Ok(Json(RedirectView { redirect_url }))
+        }
+        Err(e) => {
+            tracing::error!(
+                cart_id,
+                error = format!("{e:#}"),
+                "PayTabs payment page not created"
+            );
+            sqlx::query("UPDATE payment_transactions SET status = 'failed', updated_at = $1 WHERE cart_id = $2")
+                .bind(crate::domain::now())
+                .bind(&cart_id)
+                .execute(&state.db.pool)
+                .await?;
+            Err(AppError::BadGateway(e.to_string()))
+        }
+    }
+}
+
+/// PayTabs' server-to-server notification: JSON signed over the raw bytes in `Signature`.
+#[utoipa::path(post, path = "/api/payments/paytabs/callback", tag = "payments",
+    request_body(content = String, content_type = "application/json", description = "PayTabs' transaction JSON; header `Signature` = hex HMAC-SHA256(server key, raw body)"),
+    responses((status = 200, description = "Applied, already applied, or an unknown cart (logged)"),
+              (status = 400, body = ErrorBody, description = "Missing or invalid signature: nothing changes")))]
+pub async fn callback(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> AppResult<StatusCode> {
+    let Some(paytabs) = &state.paytabs else {
+        return Err(AppError::NotFound("Payments are not configured".into()));
+    };
+    let signature = headers
+        .get("signature")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !paytabs::verify_callback(paytabs.config.server_key.expose(), &body, signature) {
+        tracing::warn!("PayTabs callback with a missing or invalid signature refused");
+        return Err(AppError::BadRequest("Invalid signature".into()));
+    }
+    let payload: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|_| AppError::BadRequest("The body is not JSON".into()))?;
+    let tx: Transaction = serde_json::from_value(payload.clone())
+        .map_err(|e| AppError::BadRequest(format!("Unexpected callback shape: {e}")))?;
+    match settle::apply(&state, &tx, &payload).await? {
+        settle::Outcome::UnknownCart => {
+            tracing::warn!(cart_id = %tx.cart_id, "PayTabs callback for an unknown cart")
+        }
+        outcome => tracing::info!(cart_id = %tx.cart_id, ?outcome, "PayTabs callback applied"),
+    }
+    Ok(StatusCode::OK)
+}
+
+/// The browser coming back from PayTabs (a form POST). The signature is checked; if the
+/// callback has not arrived yet, PayTabs is queried and the same settlement applies.
+#[utoipa::path(post, path = "/api/payments/paytabs/return", tag = "payments",
+    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "PayTabs' signed return fields"),
+    responses((status = 303, description = "To /payment/success?cart_id=… or /payment/failed?cart_id=…")))]
+pub async fn browser_return(
+    State(state): State<AppState>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> AppResult<Redirect> {
+    let base = &state.config.public_base_url;
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let cart_id = field("cartId");
+    let encoded_cart: String = cart_id
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    let failed = Redirect::to(&format!("{base}/payment/failed?cart_id={encoded_cart}"));
+    let Some(paytabs) = &state.paytabs else {
+        return Ok(failed);
+    };
+    if !paytabs::verify_return(paytabs.config.server_key.expose(), &fields) {
+        tracing::warn!(
+            cart_id,
+            "PayTabs return with an invalid signature; nothing changed"
+        );
+        return Ok(failed);
+    }
+    let status: Option<String> =
+        sqlx::query_scalar("SELECT status FROM payment_transactions WHERE cart_id = $1")
+            .bind(&cart_id)
+            .fetch_optional(&state.db.pool)
+            .await?;
+    let mut status = match status {
+        Some(s) => s,
+        None => return Ok(failed),
+    };
+    if status == "pending" {
+        // The return alone proves nothing; ask PayTabs, then apply what it says.
+        match paytabs.query(&field("tranRef")).await {
+            Ok((tx, payload)) if tx.cart_id == cart_id => {
+                status = match settle::apply(&state, &tx, &payload).await? {
+                    settle::Outcome::Completed => "completed".into(),
+                    settle::Outcome::Failed => "failed".into(),
+                    _ => "pending".into(),
+                };
+            }
+            Ok((tx, _)) => {
+                tracing::error!(cart_id, queried = %tx.cart_id, "PayTabs query answered for another cart")
+            }
+            Err(e) => tracing::warn!(
+                cart_id,
+                error = format!("{e:#}"),
+                "PayTabs query failed; the callback or reconciliation will settle"
+            ),
+        }
+    }
+    Ok(if status == "failed" {
+        failed
+    } else {
+        Redirect::to(&format!("{base}/payment/success?cart_id={encoded_cart}"))
+    })
+}
+
+/// What /payment/success shows.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentView {
+    cart_id: String,
+    /// `pending`, `completed` or `failed`.
+    status: String,
+    package_type: String,
+    package_name: String,
+    sessions: i64,
+    /// In the currency's major unit, e.g. 20250.0.
+    amount: f64,
+    currency: String,
+    /// The order id shown to the customer (the cart id).
+    order_id: String,
+    created_at: String,
+}
+
+type TxRow = (
+    String,
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    String,
+    String,
+    String,
+);
+
+async fn view(state: &AppState, row: TxRow, user: &AuthUser) -> AppResult<Json<PaymentView>> {
+    let (
+        cart_id,
+        client_id,
+        status,
+        package_type,
+        sessions,
+        amount,
+        currency,
+        created_at,
+        package_id,
+    ) = row;
+    if client_id != user.user_id && !user.is_admin() {
+        // The same answer as for a cart that does not exist.
+        return Err(AppError::NotFound("Payment not found".into()));
+    }
+    let package_name = catalogue::load(&state.config.content_dir)
+        .ok()
+        .and_then(|all| all.into_iter().find(|p| p.id == package_id))
+        .map(|p| p.name)
+        .unwrap_or(package_id);
+    Ok(Json(PaymentView {
+        order_id: cart_id.clone(),
+        cart_id,
+        status,
+        package_type,
+        package_name,
+        sessions,
+        amount: amount as f64 / 100.0,
+        currency,
+        created_at,
+    }))
+}
+
+const TX_COLUMNS: &str = "cart_id, client_id, status, package_type, sessions_purchased, amount, currency, created_at, package_id";
+
+/// A transaction by cart id, for its owner or an admin.
+#[utoipa::path(get, path = "/api/payments/by-cart/{cart_id}", tag = "payments", params(("cart_id" = String, Path)),
+    responses((status = 200, body = PaymentView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn by_cart(
+    State(state): State<AppState>,
+    user: AuthUser,
+    Path(cart_id): Path<String>,
+) -> AppResult<Json<PaymentView>> {
+    let row: Option<TxRow> = sqlx::query_as(&format!(
+        "SELECT {TX_COLUMNS} FROM payment_transactions WHERE cart_id = $1"
+    ))
+    .bind(&cart_id)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let row = row.ok_or_else(|| AppError::NotFound("Payment not found".into()))?;
+    view(&state, row, &user).await
+}
+
+/// The signed-in user's latest transaction of the last 10 minutes (spec §7's fallback when
+/// /payment/success has no cart id).
+#[utoipa::path(get, path = "/api/payments/latest", tag = "payments",
+    responses((status = 200, body = PaymentView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn latest(State(state): State<AppState>, user: AuthUser) -> AppResult<Json<PaymentView>> {
+    let since = ts(Utc::now() - chrono::Duration::minutes(10));
+    let row: Option<TxRow> = sqlx::query_as(&format!(
+        "SELECT {TX_COLUMNS} FROM payment_transactions WHERE client_id = $1 AND created_at >= $2 ORDER BY created_at DESC LIMIT 1"
+    ))
+    .bind(&user.user_id)
+    .bind(&since)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let row = row.ok_or_else(|| AppError::NotFound("No recent payment".into()))?;
+    view(&state, row, &user).await
+}

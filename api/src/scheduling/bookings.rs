@@ -1,0 +1,362 @@
+//! Applying Calendly's webhooks (integrations.md §2.4, §2.8) to bookings and credits, each in one
+//! transaction together with the `webhook_events` row that makes a redelivery a no-op.
+//!
+//! - `invitee.created`: the client is found by the signed reference in `utm_content`, else by
+//!   email. A reschedule (`old_invitee`) takes over the old booking's credit; otherwise one
+//!   credit is debited. No credit or no client: the booking is pending and the coach is told.
+//! - `invitee.canceled`: cancelled; the credit comes back unless it is a reschedule (the credit
+//!   follows the new booking). A cancel that arrives before its create leaves a tombstone, so
+//!   the late create changes nothing.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::AnyConnection;
+
+use super::calendly::verify_client_reference;
+use crate::domain::credits::{self, Applied};
+use crate::domain::{new_id, now, parse_ts, ts};
+use crate::email::{OutgoingEmail, enqueue, templates};
+use crate::startup::AppState;
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Duplicate,
+    Ignored(&'static str),
+    Confirmed,
+    Pending(&'static str),
+    Cancelled {
+        refunded: bool,
+    },
+    /// The cancel arrived first; this create found its tombstone.
+    AlreadyCancelled,
+    Rescheduled,
+}
+
+struct Invitee<'a> {
+    uri: &'a str,
+    email: String,
+    name: String,
+    start: DateTime<Utc>,
+    end: DateTime<Utc>,
+    event_uri: Option<&'a str>,
+    event_name: Option<&'a str>,
+    meet_link: Option<&'a str>,
+    cancel_url: Option<&'a str>,
+    reschedule_url: Option<&'a str>,
+    utm_content: Option<&'a str>,
+}
+
+fn read(payload: &Value) -> Option<Invitee<'_>> {
+    let event = &payload["scheduled_event"];
+    let start = parse_ts(event["start_time"].as_str()?)?;
+    let end = event["end_time"]
+        .as_str()
+        .and_then(parse_ts)
+        .unwrap_or(start + chrono::Duration::minutes(60));
+    let location = &event["location"];
+    Some(Invitee {
+        uri: payload["uri"].as_str()?,
+        email: payload["email"]
+            .as_str()
+            .unwrap_or_default()
+            .trim()
+            .to_lowercase(),
+        name: payload["name"].as_str().unwrap_or_default().to_string(),
+        start,
+        end,
+        event_uri: event["uri"].as_str().or(payload["event"].as_str()),
+        event_name: event["name"].as_str(),
+        meet_link: (location["type"].as_str() == Some("google_conference"))
+            .then(|| location["join_url"].as_str())
+            .flatten(),
+        cancel_url: payload["cancel_url"].as_str(),
+        reschedule_url: payload["reschedule_url"].as_str(),
+        utm_content: payload["tracking"]["utm_content"].as_str(),
+    })
+}
+
+/// The client this invitee is: the signed reference wins, then the email.
+async fn find_client(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    inv: &Invitee<'_>,
+) -> Result<Option<(String, String)>, sqlx::Error> {
+    if let Some(user_id) = inv
+        .utm_content
+        .and_then(|r| verify_client_reference(state.config.app_secret.expose(), r))
+    {
+        let found: Option<(String, String)> = sqlx::query_as("SELECT p.user_id, p.full_name FROM profiles p JOIN client_accounts a ON a.user_id = p.user_id WHERE p.user_id = $1")
+            .bind(&user_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+        if found.is_some() {
+            return Ok(found);
+        }
+    }
+    sqlx::query_as("SELECT p.user_id, p.full_name FROM profiles p JOIN users u ON u.id = p.user_id JOIN client_accounts a ON a.user_id = p.user_id WHERE u.email = $1")
+        .bind(&inv.email)
+        .fetch_optional(&mut *conn)
+        .await
+}
+
+pub fn session_details<'a>(
+    state: &AppState,
+    booking_id: &'a str,
+    title: &'a str,
+    start: DateTime<Utc>,
+    end: DateTime<Utc>,
+    meet_link: Option<&'a str>,
+) -> templates::SessionDetails<'a> {
+    templates::SessionDetails {
+        booking_id,
+        title,
+        start,
+        end,
+        meet_link,
+        time_zone: state.site.time_zone,
+    }
+}
+
+pub async fn apply(state: &AppState, body: &Value) -> anyhow::Result<Outcome> {
+    let kind = body["event"].as_str().unwrap_or_default();
+    let payload = &body["payload"];
+    let Some(uri) = payload["uri"].as_str() else {
+        return Ok(Outcome::Ignored("no invitee uri"));
+    };
+    if kind != "invitee.created" && kind != "invitee.canceled" {
+        return Ok(Outcome::Ignored("not a booking event"));
+    }
+    let mut tx = state.db.pool.begin().await?;
+    let fresh = sqlx::query("INSERT INTO webhook_events (id, provider, event_key, received_at) VALUES ($1, 'calendly', $2, $3) ON CONFLICT (provider, event_key) DO NOTHING")
+        .bind(new_id())
+        .bind(format!("{kind} {uri}"))
+        .bind(now())
+        .execute(&mut *tx)
+        .await?;
+    if fresh.rows_affected() == 0 {
+        return Ok(Outcome::Duplicate);
+    }
+    let Some(inv) = read(payload) else {
+        return Ok(Outcome::Ignored("no scheduled event times"));
+    };
+    let mut mail: Vec<OutgoingEmail> = Vec::new();
+    let outcome = if kind == "invitee.created" {
+        created(
+            &mut tx,
+            state,
+            &inv,
+            payload["old_invitee"].as_str(),
+            &mut mail,
+        )
+        .await?
+    } else {
+        canceled(
+            &mut tx,
+            state,
+            &inv,
+            payload["rescheduled"].as_bool().unwrap_or(false),
+            &mut mail,
+        )
+        .await?
+    };
+    for m in &mail {
+        enqueue(&mut tx, m).await?;
+    }
+    tx.commit().await?;
+    if !mail.is_empty() {
+        state.mail_wake.notify_one();
+    }
+    Ok(outcome)
+}
+
+type BookingRow = (String, Option<String>, String, i64);
+
+async fn booking_by_invitee(
+    conn: &mut AnyConnection,
+    uri: &str,
+) -> Result<Option<BookingRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, client_id, status, credit_debited FROM bookings WHERE calendly_invitee_uri = $1")
+        .bind(uri)
+        .fetch_optional(conn)
+        .await
+}
+
+async fn created(
+    tx: &mut AnyConnection,
+    state: &AppState,
+    inv: &Invitee<'_>,
+    old_invitee: Option<&str>,
+    mail: &mut Vec<OutgoingEmail>,
+) -> anyhow::Result<Outcome> {
+    if let Some((_, _, status, _)) = booking_by_invitee(tx, inv.uri).await? {
+        return Ok(if status == "cancelled" {
+            Outcome::AlreadyCancelled
+        } else {
+            Outcome::Duplicate
+        });
+    }
+    let client = find_client(tx, state, inv).await?;
+    let booking_id = new_id();
+    let title = inv.event_name.unwrap_or("Coaching Session");
+    // A reschedule takes the old booking's credit, whichever webhook came first.
+    let moved = match old_invitee {
+        Some(old) => match booking_by_invitee(tx, old).await? {
+            Some((old_id, old_client, _, 1)) => {
+                sqlx::query("UPDATE bookings SET credit_debited = 0, status = 'cancelled', cancelled_at = COALESCE(cancelled_at, $1) WHERE id = $2")
+                    .bind(now())
+                    .bind(&old_id)
+                    .execute(&mut *tx)
+                    .await?;
+                Some(old_client)
+            }
+            _ => None,
+        },
+        None => None,
+    };
+    let (client_id, status, debited, outcome) = match (moved, &client) {
+        (Some(old_client), _) => (
+            old_client.or(client.as_ref().map(|c| c.0.clone())),
+            "confirmed",
+            1,
+            Outcome::Rescheduled,
+        ),
+        (None, Some((user_id, _))) => {
+            match credits::debit_one(tx, user_id, &format!("calendly:{}", inv.uri)).await? {
+                Applied::Yes | Applied::AlreadyApplied => {
+                    (Some(user_id.clone()), "confirmed", 1, Outcome::Confirmed)
+                }
+                Applied::Insufficient => (
+                    Some(user_id.clone()),
+                    "pending",
+                    0,
+                    Outcome::Pending("no credit available"),
+                ),
+            }
+        }
+        (None, None) => (
+            None,
+            "pending",
+            0,
+            Outcome::Pending("the invitee is not a client"),
+        ),
+    };
+    sqlx::query(
+        "INSERT INTO bookings (id, client_id, session_date, session_end, status, created_at, google_meet_link, session_notes, source,
+                               credit_debited, invitee_email, invitee_name, calendly_event_uri, calendly_invitee_uri, cancel_url, reschedule_url)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'calendly', $9, $10, $11, $12, $13, $14, $15)",
+    )
+    .bind(&booking_id)
+    .bind(&client_id)
+    .bind(ts(inv.start))
+    .bind(ts(inv.end))
+    .bind(status)
+    .bind(now())
+    .bind(inv.meet_link)
+    .bind(title)
+    .bind(debited)
+    .bind(&inv.email)
+    .bind(&inv.name)
+    .bind(inv.event_uri)
+    .bind(inv.uri)
+    .bind(inv.cancel_url)
+    .bind(inv.reschedule_url)
+    .execute(&mut *tx)
+    .await?;
+    let details = session_details(state, &booking_id, title, inv.start, inv.end, inv.meet_link);
+    match &outcome {
+        Outcome::Pending(reason) => {
+            let when = details
+                .start
+                .with_timezone(&state.site.time_zone)
+                .format("%b %d, %Y %H:%M")
+                .to_string();
+            let who = format!("{} <{}>", inv.name, inv.email);
+            mail.push(templates::booking_needs_attention(
+                &state.site.name,
+                &state.site.coach_email,
+                &who,
+                &when,
+                reason,
+                &format!("{}/admin", state.config.public_base_url),
+            ));
+        }
+        _ => {
+            let name = client
+                .as_ref()
+                .map(|c| c.1.clone())
+                .unwrap_or_else(|| inv.name.clone());
+            mail.push(templates::booking_confirmation(
+                &state.site.name,
+                &inv.email,
+                &name,
+                &details,
+            ));
+        }
+    }
+    tracing::info!(booking_id, ?outcome, "Calendly booking recorded");
+    Ok(outcome)
+}
+
+async fn canceled(
+    tx: &mut AnyConnection,
+    state: &AppState,
+    inv: &Invitee<'_>,
+    rescheduled: bool,
+    mail: &mut Vec<OutgoingEmail>,
+) -> anyhow::Result<Outcome> {
+    let now = now();
+    let Some((id, client_id, status, debited)) = booking_by_invitee(tx, inv.uri).await? else {
+        // The cancel came first: a tombstone, so the late create is recognised.
+        let client = find_client(tx, state, inv).await?;
+        sqlx::query(
+            "INSERT INTO bookings (id, client_id, session_date, session_end, status, created_at, cancelled_at, session_notes, source,
+                                   credit_debited, invitee_email, invitee_name, calendly_event_uri, calendly_invitee_uri)
+             VALUES ($1, $2, $3, $4, 'cancelled', $5, $5, $6, 'calendly', 0, $7, $8, $9, $10)",
+        )
+        .bind(new_id())
+        .bind(client.map(|c| c.0))
+        .bind(ts(inv.start))
+        .bind(ts(inv.end))
+        .bind(&now)
+        .bind(inv.event_name.unwrap_or("Coaching Session"))
+        .bind(&inv.email)
+        .bind(&inv.name)
+        .bind(inv.event_uri)
+        .bind(inv.uri)
+        .execute(&mut *tx)
+        .await?;
+        return Ok(Outcome::Cancelled { refunded: false });
+    };
+    if status == "cancelled" {
+        return Ok(Outcome::Cancelled { refunded: false });
+    }
+    // A reschedule keeps the credit on this booking until the new booking takes it.
+    let refund = debited == 1 && !rescheduled;
+    sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $1, credit_debited = $2 WHERE id = $3")
+        .bind(&now)
+        .bind(if refund { 0 } else { debited })
+        .bind(&id)
+        .execute(&mut *tx)
+        .await?;
+    if refund && let Some(client) = &client_id {
+        credits::refund_one(tx, client, &format!("calendly-refund:{}", inv.uri)).await?;
+    }
+    if !rescheduled {
+        let details = session_details(
+            state,
+            &id,
+            inv.event_name.unwrap_or("Coaching Session"),
+            inv.start,
+            inv.end,
+            None,
+        );
+        mail.push(templates::booking_cancellation(
+            &state.site.name,
+            &inv.email,
+            &inv.name,
+            &details,
+            refund,
+        ));
+    }
+    Ok(Outcome::Cancelled { refunded: refund })
+}

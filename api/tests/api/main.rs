@@ -1,0 +1,12 @@
+//! The API over HTTP, as the site's pages and other servers call it. Runs on SQLite, and on
+//! PostgreSQL with TEST_DATABASE=postgres (scripts/test.sh runs both).
+
+mod support;
+
+mod accounts;
+mod admin;
+mod bookings;
+mod contact;
+mod newsletter;
+mod payments;
+mod platform;

@@ -1,0 +1,461 @@
+//! Test harness: the real app on 127.0.0.1:0 against a fresh database (SQLite by default,
+//! PostgreSQL with TEST_DATABASE=postgres), with a real SMTP server on loopback that speaks
+//! the protocol the way a mail server does and keeps what it receives.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use api::configuration::{Config, Environment, Secret, SmtpConfig, SmtpTls};
+use api::startup::Application;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+
+// ---------------------------------------------------------------------------------------------
+// SMTP
+
+#[derive(Debug, Clone)]
+pub struct ReceivedMail {
+    /// The envelope sender (MAIL FROM).
+    pub from: String,
+    pub to: Vec<String>,
+    pub raw: String,
+}
+
+impl ReceivedMail {
+    pub fn header(&self, name: &str) -> Option<String> {
+        let head = self.raw.split("\r\n\r\n").next().unwrap_or("");
+        // Unfold continuation lines first.
+        let unfolded = head.replace("\r\n ", " ").replace("\r\n\t", " ");
+        unfolded.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+        })
+    }
+
+    pub fn subject(&self) -> String {
+        self.header("Subject").unwrap_or_default()
+    }
+
+    /// The decoded text/plain part.
+    pub fn text(&self) -> String {
+        let lower = self.raw.to_ascii_lowercase();
+        let Some(start) = lower.find("content-type: text/plain") else {
+            return String::new();
+        };
+        let part = &self.raw[start..];
+        let (headers, body) = part.split_once("\r\n\r\n").unwrap_or((part, ""));
+        let body = body.split("\r\n--").next().unwrap_or(body);
+        let encoding = headers.to_ascii_lowercase();
+        if encoding.contains("content-transfer-encoding: base64") {
+            use base64::Engine;
+            let compact: String = body.split_whitespace().collect();
+            String::from_utf8(
+                base64::engine::general_purpose::STANDARD
+                    .decode(compact)
+                    .unwrap_or_default(),
+            )
+            .unwrap_or_default()
+        } else if encoding.contains("content-transfer-encoding: quoted-printable") {
+            decode_qp(body)
+        } else {
+            body.replace("\r\n", "\n")
+        }
+    }
+
+    /// The first link in the text that starts with `prefix`.
+    pub fn link(&self, prefix: &str) -> String {
+        let text = self.text();
+        let start = text
+            .find(prefix)
+            .unwrap_or_else(|| panic!("no link {prefix} in:\n{text}"));
+        text[start..].split_whitespace().next().unwrap().to_string()
+    }
+}
+
+fn decode_qp(s: &str) -> String {
+    let joined = s.replace("=\r\n", "").replace("\r\n", "\n");
+    let bytes = joined.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'=', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[derive(Clone, Default)]
+pub struct MailServer {
+    pub port: u16,
+    pub received: Arc<Mutex<Vec<ReceivedMail>>>,
+}
+
+fn valid_path(arg: &str) -> Option<String> {
+    let inner = arg.trim().strip_prefix('<')?.strip_suffix('>')?;
+    let (local, domain) = inner.split_once('@')?;
+    (!local.is_empty() && domain.contains('.')).then(|| inner.to_string())
+}
+
+impl MailServer {
+    pub async fn start() -> MailServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = MailServer {
+            port: listener.local_addr().unwrap().port(),
+            received: Default::default(),
+        };
+        let received = server.received.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    break;
+                };
+                let received = received.clone();
+                tokio::spawn(async move {
+                    let (read, mut write) = stream.into_split();
+                    let mut lines = BufReader::new(read).lines();
+                    let _ = write.write_all(b"220 mail.test ESMTP ready\r\n").await;
+                    let (mut greeted, mut from, mut to) = (false, None::<String>, Vec::new());
+                    while let Ok(Some(line)) = lines.next_line().await {
+                        let upper = line.to_ascii_uppercase();
+                        let reply: String =
+                            if upper.starts_with("EHLO") || upper.starts_with("HELO") {
+                                greeted = true;
+                                "250-mail.test\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n".into()
+                            } else if upper.starts_with("MAIL FROM:") {
+                                match (
+                                    greeted,
+                                    valid_path(line[10..].split(' ').next().unwrap_or("")),
+                                ) {
+                                    (false, _) => "503 5.5.1 EHLO first\r\n".into(),
+                                    (true, None) => "501 5.1.7 Bad sender address\r\n".into(),
+                                    (true, Some(a)) => {
+                                        from = Some(a);
+                                        to.clear();
+                                        "250 2.1.0 OK\r\n".into()
+                                    }
+                                }
+                            } else if upper.starts_with("RCPT TO:") {
+                                match (from.is_some(), valid_path(&line[8..])) {
+                                    (false, _) => "503 5.5.1 MAIL first\r\n".into(),
+                                    (true, None) => "550 5.1.1 Bad recipient address\r\n".into(),
+                                    (true, Some(a)) => {
+                                        to.push(a);
+                                        "250 2.1.5 OK\r\n".into()
+                                    }
+                                }
+                            } else if upper == "DATA" {
+                                if to.is_empty() {
+                                    "503 5.5.1 RCPT first\r\n".into()
+                                } else {
+                                    let _ = write
+                                        .write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n")
+                                        .await;
+                                    let mut raw = String::new();
+                                    while let Ok(Some(l)) = lines.next_line().await {
+                                        if l == "." {
+                                            break;
+                                        }
+                                        raw.push_str(
+                                            l.strip_prefix('.')
+                                                .filter(|_| l.starts_with(".."))
+                                                .unwrap_or(&l),
+                                        );
+                                        raw.push_str("\r\n");
+                                    }
+                                    received.lock().unwrap().push(ReceivedMail {
+                                        from: from.take().unwrap_or_default(),
+                                        to: std::mem::take(&mut to),
+                                        raw,
+                                    });
+                                    "250 2.0.0 Queued\r\n".into()
+                                }
+                            } else if upper == "QUIT" {
+                                let _ = write.write_all(b"221 2.0.0 Bye\r\n").await;
+                                break;
+                            } else if upper == "RSET" || upper == "NOOP" {
+                                "250 2.0.0 OK\r\n".into()
+                            } else {
+                                "502 5.5.2 Command not recognised\r\n".into()
+                            };
+                        if write.write_all(reply.as_bytes()).await.is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        server
+    }
+
+    /// Waits (up to 10 s) for a message to `to` whose subject contains `subject`.
+    pub async fn wait_for(&self, to: &str, subject: &str) -> ReceivedMail {
+        for _ in 0..200 {
+            if let Some(m) = self
+                .received
+                .lock()
+                .unwrap()
+                .iter()
+                .find(|m| m.to.iter().any(|t| t == to) && m.subject().contains(subject))
+            {
+                return m.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let seen: Vec<(Vec<String>, String)> = self
+            .received
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|m| (m.to.clone(), m.subject()))
+            .collect();
+        panic!("no mail to {to} with subject containing `{subject}`; received: {seen:?}");
+    }
+
+    pub fn count_to(&self, to: &str) -> usize {
+        self.received
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|m| m.to.iter().any(|t| t == to))
+            .count()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Databases
+
+pub fn using_postgres() -> bool {
+    std::env::var("TEST_DATABASE").is_ok_and(|v| v == "postgres")
+}
+
+const PG_ADMIN_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+static CLEANED: tokio::sync::OnceCell<()> = tokio::sync::OnceCell::const_new();
+
+/// A fresh, empty database URL, and a temp dir that holds the SQLite file if any.
+pub async fn fresh_database() -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    if !using_postgres() {
+        return (format!("sqlite://{}/test.db", dir.path().display()), dir);
+    }
+    sqlx::any::install_default_drivers();
+    let mut admin = <sqlx::AnyConnection as sqlx::Connection>::connect(PG_ADMIN_URL)
+        .await
+        .expect("PostgreSQL on 127.0.0.1:5432 (start it; see .ci/run)");
+    // Test binaries run one after another: databases left by an earlier binary are stale.
+    CLEANED
+        .get_or_init(|| async {
+            let mut c = <sqlx::AnyConnection as sqlx::Connection>::connect(PG_ADMIN_URL)
+                .await
+                .unwrap();
+            let stale: Vec<String> = sqlx::query_scalar(
+                "SELECT datname::text FROM pg_database WHERE datname LIKE 'apitest_%'",
+            )
+            .fetch_all(&mut c)
+            .await
+            .unwrap();
+            for name in stale {
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&mut c)
+                    .await;
+            }
+        })
+        .await;
+    let name = format!(
+        "apitest_{}_{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::SeqCst)
+    );
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    (format!("postgres://postgres@127.0.0.1:5432/{name}"), dir)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app
+
+pub struct TestApp {
+    pub base: String,
+    pub mail: MailServer,
+    pub client: reqwest::Client,
+    pub state: api::startup::AppState,
+    pub database_url: String,
+    _dir: tempfile::TempDir,
+}
+
+pub struct Options {
+    pub rate_limits: bool,
+    pub session_idle: Duration,
+    /// Where the PayTabs client goes; `None` = the app's own stand-in.
+    pub paytabs_base: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rate_limits: false,
+            session_idle: Duration::from_secs(3600),
+            paytabs_base: None,
+        }
+    }
+}
+
+/// The Calendly webhook signing key of the tests.
+pub const CALENDLY_KEY: &str = "calendly-test-signing-key";
+
+/// The server key the tests' PayTabs (the stand-in) signs with.
+pub const PAYTABS_KEY: &str = "STESTKEY01-TESTKEY002-TESTKEY003";
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_with(Options::default()).await
+}
+
+pub async fn spawn_app_with(options: Options) -> TestApp {
+    let mail = MailServer::start().await;
+    let (database_url, dir) = fresh_database().await;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let config = Config {
+        environment: Environment::Development,
+        host: "127.0.0.1".into(),
+        port: 0,
+        database_url: Secret::new(database_url.clone()),
+        public_base_url: base.clone(),
+        extra_origins: vec![],
+        cookie_secure: false,
+        trust_proxy: false,
+        smtp: Some(SmtpConfig {
+            host: "127.0.0.1".into(),
+            port: mail.port,
+            tls: SmtpTls::None,
+            username: None,
+            password: None,
+        }),
+        mail_from: "Nadine Kamel Coaching <no-reply@coach.example.com>".into(),
+        mailbox_dir: dir.path().join("mailbox"),
+        content_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content"),
+        session_idle: options.session_idle,
+        session_absolute: Duration::from_secs(86400),
+        rate_limits: options.rate_limits,
+        paytabs: Some(api::payments::paytabs::PayTabsConfig {
+            base_url: options
+                .paytabs_base
+                .clone()
+                .unwrap_or_else(|| format!("{base}/paytabs-standin")),
+            profile_id: 4242,
+            server_key: Secret::new(PAYTABS_KEY),
+        }),
+        paytabs_standin: true,
+        calendly: api::scheduling::calendly::CalendlyConfig {
+            signing_keys: vec![Secret::new(CALENDLY_KEY)],
+            tolerance_seconds: 180,
+            api_base: format!("{base}/calendly-standin/api"),
+            token: Some(Secret::new("calendly-test-token")),
+            scheduling_url: format!("{base}/calendly-standin/book"),
+        },
+        calendly_standin: true,
+        app_secret: Secret::new("test-app-secret-test-app-secret-0123456789"),
+    };
+    let app = Application::build_on(config, listener)
+        .await
+        .expect("app builds");
+    let state = app.state();
+    tokio::spawn(app.run_until_stopped());
+    TestApp {
+        base,
+        mail,
+        client: new_client(),
+        state,
+        database_url,
+        _dir: dir,
+    }
+}
+
+pub fn new_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// A same-origin JSON POST, as the site's pages send it.
+    pub async fn post(&self, path: &str, body: Value) -> reqwest::Response {
+        self.post_as(&self.client, path, body).await
+    }
+
+    pub async fn post_as(
+        &self,
+        client: &reqwest::Client,
+        path: &str,
+        body: Value,
+    ) -> reqwest::Response {
+        client
+            .post(self.url(path))
+            .header("Origin", &self.base)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    /// Signs a new client up with `client` and returns the email used.
+    pub async fn sign_up(&self, client: &reqwest::Client, email: &str) -> reqwest::Response {
+        self.post_as(client, "/api/auth/sign-up", serde_json::json!({
+            "full_name": "Mona Adel", "email": email, "password": "nile-sunrise-42", "phone": "+20 100 123 4567"
+        }))
+        .await
+    }
+}
+
+/// Signs up `email` and makes it an admin; returns its browser.
+pub async fn admin_client(app: &TestApp, email: &str) -> reqwest::Client {
+    let c = new_client();
+    assert_eq!(app.sign_up(&c, email).await.status(), 201);
+    sqlx::query("UPDATE profiles SET role = 'admin' WHERE email = $1")
+        .bind(email)
+        .execute(&app.state.db.pool)
+        .await
+        .unwrap();
+    c
+}
+
+/// The error object of a response, asserting the one error shape.
+pub async fn error_of(response: reqwest::Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.expect("errors are JSON");
+    let error = body
+        .get("error")
+        .cloned()
+        .unwrap_or_else(|| panic!("no `error` in {body}"));
+    assert!(
+        error["code"].is_string() && error["message"].is_string(),
+        "{body}"
+    );
+    (status, error)
+}

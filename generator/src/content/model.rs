@@ -1,0 +1,578 @@
+//! The public entities of the product (spec §3), as editors write them in `content/`.
+//!
+//! Every struct denies unknown fields so a typo is an error, not a silently ignored value.
+//! Field names follow the spec so that an editor reading the spec recognises them.
+//! Money is [`Money`]: integer minor units (piastres), written by editors as `4500` or `4500.50`.
+
+use std::fmt;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+// ---------------------------------------------------------------------------------------------
+// settings.yaml
+
+/// `content/settings.yaml`: the site-wide settings (spec §3 "Site settings").
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Absolute origin used for canonical links, the sitemap and the feed, e.g.
+    /// `https://www.example.com` (no trailing slash needed).
+    pub base_url: String,
+    /// ISO 4217 code; every price on the site is in this currency.
+    #[serde(default = "default_currency")]
+    pub currency: String,
+    /// The coach's IANA time zone, used to decide whether an event is past at build time.
+    #[serde(default = "default_time_zone")]
+    pub time_zone: String,
+    pub site_info: SiteInfo,
+    #[serde(default)]
+    pub hero_section: HeroSection,
+    #[serde(default)]
+    pub social_media: SocialMedia,
+    pub contact_info: ContactInfo,
+    pub scheduling: Scheduling,
+    /// Site path of the programme guide PDF, e.g. `/static/brochure.pdf`.
+    pub brochure_url: String,
+    /// Optional YouTube channel whose latest uploads join /videos (needs `YOUTUBE_API_KEY`).
+    #[serde(default)]
+    pub youtube_channel_id: Option<String>,
+}
+
+fn default_currency() -> String {
+    "EGP".into()
+}
+fn default_time_zone() -> String {
+    "Africa/Cairo".into()
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteInfo {
+    pub site_name: String,
+    pub description: String,
+}
+
+/// The home page hero. Every field has the spec's default, so the section may be omitted.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HeroSection {
+    pub title: String,
+    pub subtitle: String,
+    pub description: String,
+    pub achievements: Vec<String>,
+    pub primary_cta: CtaText,
+    pub secondary_cta: CtaLink,
+    pub success_rate: String,
+}
+
+impl Default for HeroSection {
+    fn default() -> Self {
+        Self {
+            title: "Transform Your Leadership".into(),
+            subtitle: "Executive Coaching".into(),
+            description: "Partner with an experienced executive coach to sharpen your \
+                          leadership and deliver measurable results."
+                .into(),
+            achievements: vec![
+                "500+ Executives Coached".into(),
+                "C-Suite Experience".into(),
+                "Business Acumen".into(),
+            ],
+            primary_cta: CtaText {
+                text: "Book a Discovery Call".into(),
+            },
+            secondary_cta: CtaLink {
+                text: "Work With Me".into(),
+                link: "/work-with-me".into(),
+            },
+            success_rate: "96% success rate".into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CtaText {
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CtaLink {
+    pub text: String,
+    #[serde(default = "default_secondary_link")]
+    pub link: String,
+}
+
+fn default_secondary_link() -> String {
+    "/work-with-me".into()
+}
+
+/// Social profile links; the footer shows one icon per link that is set.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SocialMedia {
+    pub linkedin: Option<String>,
+    pub youtube: Option<String>,
+    pub instagram: Option<String>,
+    pub tiktok: Option<String>,
+    pub whatsapp: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactInfo {
+    pub email: String,
+    pub phone: String,
+    pub address: String,
+    pub youtube_channel: Option<String>,
+    pub linkedin: Option<String>,
+    /// A `https://wa.me/<number>` chat link; also used by the workshops-retreats service button.
+    pub whatsapp: Option<String>,
+}
+
+/// External scheduling pages (Calendly in production).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scheduling {
+    /// Opened by every "Book Discovery Call" button, in a new window.
+    pub discovery_call_url: String,
+    /// The about page's "Book me" link.
+    pub booking_url: String,
+    /// Name of the scheduling service, for "View {host} Bookings" (e.g. `Calendly`).
+    #[serde(default = "default_host")]
+    pub host_name: String,
+}
+
+fn default_host() -> String {
+    "Calendly".into()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists in YAML files
+
+/// `content/logos.yaml`: client logos for the home carousel.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Logo {
+    pub company_name: String,
+    /// Site path under `/static/`, e.g. `/static/logos/nile-bank.svg`.
+    pub logo_url: String,
+    #[serde(default)]
+    pub website_url: Option<String>,
+    #[serde(default = "yes")]
+    pub is_active: bool,
+    #[serde(default)]
+    pub display_order: i32,
+}
+
+/// `content/testimonials.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Testimonial {
+    pub client_name: String,
+    #[serde(default)]
+    pub client_title: Option<String>,
+    #[serde(default)]
+    pub client_company: Option<String>,
+    pub testimonial_text: String,
+    /// Stars, 1 to 5.
+    #[serde(default = "five")]
+    pub rating: u8,
+    #[serde(default = "yes")]
+    pub is_published: bool,
+    #[serde(default)]
+    pub is_featured: bool,
+    #[serde(default)]
+    pub display_order: i32,
+}
+
+/// `content/videos.yaml`: the curated (built-in) videos, always shown on /videos.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Video {
+    /// The 11-character YouTube id (the `v=` of a watch URL).
+    pub youtube_id: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub category: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Display text, e.g. `12:45`.
+    #[serde(default)]
+    pub duration: Option<String>,
+    pub published_at: NaiveDate,
+    /// Optional thumbnail URL; defaults to YouTube's `hqdefault.jpg`.
+    #[serde(default)]
+    pub thumbnail: Option<String>,
+}
+
+/// `content/faqs.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Faq {
+    pub question: String,
+    /// Markdown.
+    pub answer: String,
+    #[serde(default = "general")]
+    pub category: String,
+    #[serde(default = "yes")]
+    pub is_published: bool,
+    #[serde(default)]
+    pub display_order: i32,
+}
+
+fn general() -> String {
+    "General".into()
+}
+
+/// `content/packages.yaml`: the catalogue of session packages. The API prices purchases from
+/// this same file with this same type, so the price shown is the price charged.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Package {
+    /// Stable identifier, e.g. `individual-5`; never reuse one for a different offer.
+    pub id: String,
+    pub name: String,
+    pub package_type: PackageType,
+    /// Sessions for individual packages; hours for group packages.
+    pub sessions: u32,
+    /// The whole package's price in the site currency.
+    pub price: Money,
+    #[serde(default)]
+    pub features: Vec<String>,
+    #[serde(default)]
+    pub is_featured: bool,
+    #[serde(default = "yes")]
+    pub is_active: bool,
+    #[serde(default)]
+    pub display_order: i32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PackageType {
+    Individual,
+    Group,
+}
+
+impl PackageType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PackageType::Individual => "individual",
+            PackageType::Group => "group",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown files with front matter
+
+/// `content/services/<slug>.md`; the body is the detailed description (the Overview).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServiceMeta {
+    pub title: String,
+    pub short_description: String,
+    /// e.g. `6 months`, `90 minutes per session`.
+    #[serde(default)]
+    pub duration: Option<String>,
+    /// Display text for the investment, e.g. `From 4,500 EGP per session`.
+    #[serde(default)]
+    pub price: Option<String>,
+    /// What's Included.
+    #[serde(default)]
+    pub features: Vec<String>,
+    /// Key Benefits.
+    #[serde(default)]
+    pub benefits: Vec<String>,
+    #[serde(default)]
+    pub image_url: Option<String>,
+    /// An external partner site; the work-with-me card links to it (the ICF programme).
+    #[serde(default)]
+    pub partner_url: Option<String>,
+    #[serde(default)]
+    pub partner_label: Option<String>,
+    #[serde(default)]
+    pub is_featured: bool,
+    #[serde(default = "yes")]
+    pub is_active: bool,
+    #[serde(default)]
+    pub display_order: i32,
+    #[serde(default)]
+    pub meta_description: Option<String>,
+}
+
+/// `content/resources/<slug>.md`; the body is the resource's content.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceMeta {
+    pub title: String,
+    pub description: String,
+    pub category: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub image_url: Option<String>,
+    #[serde(default)]
+    pub display_order: i32,
+    #[serde(default = "yes")]
+    pub is_published: bool,
+    pub created_at: NaiveDate,
+    #[serde(default)]
+    pub updated_at: Option<NaiveDate>,
+}
+
+/// `content/blog/<slug>.md`; the body is the post.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlogPostMeta {
+    pub title: String,
+    /// Card text; when absent, the first 150 characters of the content.
+    #[serde(default)]
+    pub excerpt: Option<String>,
+    pub category: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub featured_image_url: Option<String>,
+    #[serde(default)]
+    pub meta_description: Option<String>,
+    /// When absent, computed from the word count (200 words a minute).
+    #[serde(default)]
+    pub read_time_minutes: Option<u32>,
+    pub created_at: NaiveDate,
+    #[serde(default = "yes")]
+    pub is_published: bool,
+}
+
+/// `content/events/<slug>.md`; the body is the description.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventMeta {
+    pub title: String,
+    pub event_date: NaiveDate,
+    /// 24-hour local time in the site's time zone, `HH:MM`.
+    #[serde(default)]
+    pub event_time: Option<String>,
+    pub location: String,
+    #[serde(default)]
+    pub location_type: LocationType,
+    #[serde(default)]
+    pub max_participants: Option<u32>,
+    #[serde(default)]
+    pub photos: Vec<String>,
+    #[serde(default)]
+    pub registration_url: Option<String>,
+    #[serde(default)]
+    pub is_featured: bool,
+    #[serde(default = "yes")]
+    pub is_published: bool,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LocationType {
+    #[default]
+    InPerson,
+    Online,
+    Hybrid,
+}
+
+/// `content/pages/about.md`; the body, if any, is shown after the mission.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AboutMeta {
+    pub title: String,
+    pub hero_title: String,
+    #[serde(default)]
+    pub hero_subtitle: Option<String>,
+    pub meta_description: String,
+    #[serde(default)]
+    pub portrait_url: Option<String>,
+    pub intro: Section,
+    pub mission: MissionSection,
+    pub credentials: Credentials,
+    #[serde(default)]
+    pub certifications: Vec<Certification>,
+    #[serde(default)]
+    pub cta: Option<AboutCta>,
+    /// The ICF ACC note, e.g. `ICF ACC credential valid until 1/2028`.
+    pub credential_note: String,
+    #[serde(default = "yes")]
+    pub is_published: bool,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Section {
+    pub title: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MissionSection {
+    pub title: String,
+    pub content: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    pub title: String,
+    pub items: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Certification {
+    pub title: String,
+    pub issuer: String,
+    pub image_url: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AboutCta {
+    pub title: String,
+    pub description: String,
+    pub button_text: String,
+    pub button_link: String,
+}
+
+/// `content/legal/<name>.md` (English) and the optional `<name>.ar.md` (Arabic).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegalMeta {
+    pub title: String,
+    #[serde(default)]
+    pub meta_description: Option<String>,
+    #[serde(default)]
+    pub updated_at: Option<NaiveDate>,
+}
+
+fn yes() -> bool {
+    true
+}
+fn five() -> u8 {
+    5
+}
+
+// ---------------------------------------------------------------------------------------------
+// Money
+
+/// An amount in minor units (piastres for EGP). Editors write `4500`, `4500.5` or `"4,500.00"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Money(pub i64);
+
+impl Money {
+    pub fn minor(self) -> i64 {
+        self.0
+    }
+
+    /// Parses a decimal amount with at most two decimals; commas are thousands separators.
+    pub fn parse(s: &str) -> Result<Money, String> {
+        let cleaned: String = s
+            .trim()
+            .chars()
+            .filter(|c| *c != ',' && *c != '_')
+            .collect();
+        let (whole, frac) = cleaned.split_once('.').unwrap_or((&cleaned, ""));
+        let bad = || format!("`{s}` is not an amount like 4500 or 4500.50");
+        if whole.is_empty() || !whole.chars().all(|c| c.is_ascii_digit()) {
+            return Err(bad());
+        }
+        if frac.len() > 2 || !frac.chars().all(|c| c.is_ascii_digit()) {
+            return Err(format!("`{s}` has more than two decimals"));
+        }
+        let whole: i64 = whole.parse().map_err(|_| bad())?;
+        let frac: i64 = format!("{frac:0<2}").parse().unwrap_or(0);
+        whole
+            .checked_mul(100)
+            .and_then(|w| w.checked_add(frac))
+            .map(Money)
+            .ok_or_else(bad)
+    }
+
+    /// `4500` → `4,500`; `4500.5` → `4,500.50`.
+    pub fn display(self) -> String {
+        let whole = self.0 / 100;
+        let frac = self.0 % 100;
+        let digits = whole.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        if frac != 0 {
+            out.push_str(&format!(".{frac:02}"));
+        }
+        out
+    }
+}
+
+impl fmt::Display for Money {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.display())
+    }
+}
+
+impl<'de> Deserialize<'de> for Money {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Int(u64),
+            Float(f64),
+            Text(String),
+        }
+        let text = match Raw::deserialize(d)? {
+            Raw::Int(i) => i.to_string(),
+            // Go through the shortest decimal text so 4500.1 stays 4500.10, not 4500.0999.
+            Raw::Float(f) if f >= 0.0 => f.to_string(),
+            Raw::Float(_) => return Err(serde::de::Error::custom("an amount cannot be negative")),
+            Raw::Text(s) => s,
+        };
+        Money::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Serialize for Money {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i64(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_parses_editor_amounts_into_piastres() {
+        assert_eq!(Money::parse("4500").unwrap(), Money(450_000));
+        assert_eq!(Money::parse("4,500.5").unwrap(), Money(450_050));
+        assert_eq!(Money::parse("0.05").unwrap(), Money(5));
+        assert!(Money::parse("12.345").is_err());
+        assert!(Money::parse("-3").is_err());
+        assert!(Money::parse("abc").is_err());
+    }
+
+    #[test]
+    fn money_displays_with_thousands_separators() {
+        assert_eq!(Money(450_000).display(), "4,500");
+        assert_eq!(Money(12_345_050).display(), "123,450.50");
+        assert_eq!(Money(99).display(), "0.99");
+    }
+
+    #[test]
+    fn money_deserialises_numbers_and_text() {
+        let m: Vec<Money> = serde_yaml_ng::from_str("[4500, 4500.1, '1,200.00']").unwrap();
+        assert_eq!(m, vec![Money(450_000), Money(450_010), Money(120_000)]);
+    }
+}

@@ -1,0 +1,330 @@
+//! Checks that go beyond types: slugs, references to files, URLs, ranges and uniqueness.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::model::PackageType;
+use super::{Entry, Library};
+use crate::diagnostics::{Diagnostic, line_of_key};
+
+/// A slug is what a file name becomes in a URL: lower-case words joined by hyphens.
+pub fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('-').all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+fn is_absolute_url(s: &str) -> bool {
+    (s.starts_with("https://") || s.starts_with("http://")) && s.len() > "https://".len()
+}
+
+/// A reference to a file under `content/static/` must name an existing file; an absolute
+/// URL is taken as is.
+fn check_local_file(root: &Path, value: &str) -> Result<(), String> {
+    if is_absolute_url(value) {
+        return Ok(());
+    }
+    let Some(rel) = value.strip_prefix("/static/") else {
+        return Err(format!(
+            "`{value}` is neither a `/static/…` path nor an absolute http(s) URL"
+        ));
+    };
+    if root.join("content/static").join(rel).is_file() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{value}` does not exist (looked for content/static/{rel})"
+        ))
+    }
+}
+
+pub fn validate(lib: &Library) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let root = lib.root.as_path();
+
+    // -- settings
+    let settings_rel = Path::new("content/settings.yaml");
+    let settings_text = std::fs::read_to_string(root.join(settings_rel)).unwrap_or_default();
+    let setting_err = |field: &str, message: String, hint: &str| {
+        Diagnostic::new(settings_rel, message)
+            .field(field)
+            .line(line_of_key(&settings_text, field, 0))
+            .hint(hint)
+    };
+    let s = &lib.settings;
+    if !is_absolute_url(&s.base_url) {
+        out.push(setting_err(
+            "base_url",
+            format!("`{}` is not an absolute URL", s.base_url),
+            "write the site's address with its scheme, e.g. https://www.example.com",
+        ));
+    }
+    if s.time_zone.parse::<chrono_tz::Tz>().is_err() {
+        out.push(setting_err(
+            "time_zone",
+            format!("`{}` is not a known time zone", s.time_zone),
+            "use an IANA name such as Africa/Cairo",
+        ));
+    }
+    if s.currency.len() != 3 || !s.currency.chars().all(|c| c.is_ascii_uppercase()) {
+        out.push(setting_err(
+            "currency",
+            format!("`{}` is not an ISO currency code", s.currency),
+            "use three capital letters, e.g. EGP",
+        ));
+    }
+    for (field, url) in [
+        (
+            "scheduling.discovery_call_url",
+            Some(&s.scheduling.discovery_call_url),
+        ),
+        ("scheduling.booking_url", Some(&s.scheduling.booking_url)),
+        ("social_media.linkedin", s.social_media.linkedin.as_ref()),
+        ("social_media.youtube", s.social_media.youtube.as_ref()),
+        ("social_media.instagram", s.social_media.instagram.as_ref()),
+        ("social_media.tiktok", s.social_media.tiktok.as_ref()),
+        ("social_media.whatsapp", s.social_media.whatsapp.as_ref()),
+        ("contact_info.whatsapp", s.contact_info.whatsapp.as_ref()),
+        ("contact_info.linkedin", s.contact_info.linkedin.as_ref()),
+        (
+            "contact_info.youtube_channel",
+            s.contact_info.youtube_channel.as_ref(),
+        ),
+    ] {
+        if let Some(url) = url.filter(|u| !is_absolute_url(u)) {
+            out.push(setting_err(
+                field,
+                format!("`{url}` is not an absolute URL"),
+                "write the full address starting with https://",
+            ));
+        }
+    }
+    if let Err(m) = check_local_file(root, &s.brochure_url) {
+        out.push(setting_err(
+            "brochure_url",
+            m,
+            "put the PDF in content/static/ and give its /static/… path",
+        ));
+    }
+    if s.site_info.site_name.trim().is_empty() {
+        out.push(setting_err(
+            "site_info.site_name",
+            "the site name is empty".into(),
+            "give the brand name",
+        ));
+    }
+
+    // -- Markdown entries
+    fn check_entry_common<M>(e: &Entry<M>, out: &mut Vec<Diagnostic>) {
+        if !super::validate::is_slug(&e.slug) {
+            out.push(
+                Diagnostic::new(&e.source, format!("`{}` cannot be used in a URL", e.slug)).hint(
+                    "rename the file with lower-case letters, digits and hyphens, e.g. my-first-post.md",
+                ),
+            );
+        }
+    }
+    let check_file = |e_source: &Path,
+                      yaml: &str,
+                      field: &str,
+                      value: &str,
+                      out: &mut Vec<Diagnostic>| {
+        if let Err(m) = check_local_file(root, value) {
+            out.push(
+                Diagnostic::new(e_source, m)
+                    .field(field)
+                    .line(line_of_key(yaml, field, 1))
+                    .hint("put the file under content/static/ and reference it as /static/…, or use a full https:// URL"),
+            );
+        }
+    };
+    let check_url = |e: &Path, yaml: &str, field: &str, value: &str, out: &mut Vec<Diagnostic>| {
+        if !is_absolute_url(value) {
+            out.push(
+                Diagnostic::new(e, format!("`{value}` is not an absolute URL"))
+                    .field(field)
+                    .line(line_of_key(yaml, field, 1))
+                    .hint("write the full address starting with https://"),
+            );
+        }
+    };
+
+    for e in &lib.services {
+        check_entry_common(e, &mut out);
+        let m = &e.meta;
+        if m.title.trim().is_empty() {
+            out.push(
+                e.error("title", "the title is empty")
+                    .hint("give the service a title"),
+            );
+        }
+        if let Some(img) = &m.image_url {
+            check_file(&e.source, &e.yaml, "image_url", img, &mut out);
+        }
+        if let Some(url) = &m.partner_url {
+            check_url(&e.source, &e.yaml, "partner_url", url, &mut out);
+        }
+    }
+    for e in &lib.resources {
+        check_entry_common(e, &mut out);
+        if let Some(img) = &e.meta.image_url {
+            check_file(&e.source, &e.yaml, "image_url", img, &mut out);
+        }
+    }
+    for e in &lib.blog {
+        check_entry_common(e, &mut out);
+        if let Some(img) = &e.meta.featured_image_url {
+            check_file(&e.source, &e.yaml, "featured_image_url", img, &mut out);
+        }
+        if e.body.trim().is_empty() {
+            out.push(
+                Diagnostic::new(&e.source, "the post has no content")
+                    .hint("write the post below the closing `---`"),
+            );
+        }
+    }
+    for e in &lib.events {
+        check_entry_common(e, &mut out);
+        if let Some(t) = &e.meta.event_time
+            && chrono::NaiveTime::parse_from_str(t, "%H:%M").is_err()
+        {
+            out.push(
+                e.error("event_time", format!("`{t}` is not a time"))
+                    .hint("write a 24-hour local time in quotes, e.g. \"18:30\""),
+            );
+        }
+        for (i, p) in e.meta.photos.iter().enumerate() {
+            check_file(&e.source, &e.yaml, &format!("photos[{i}]"), p, &mut out);
+        }
+        if let Some(url) = &e.meta.registration_url {
+            check_url(&e.source, &e.yaml, "registration_url", url, &mut out);
+        }
+    }
+    if let Some(about) = &lib.about {
+        if let Some(p) = &about.meta.portrait_url {
+            check_file(&about.source, &about.yaml, "portrait_url", p, &mut out);
+        }
+        for (i, c) in about.meta.certifications.iter().enumerate() {
+            check_file(
+                &about.source,
+                &about.yaml,
+                &format!("certifications[{i}].image_url"),
+                &c.image_url,
+                &mut out,
+            );
+        }
+    }
+
+    // -- lists
+    for (i, logo) in lib.logos.items.iter().enumerate() {
+        if let Err(m) = check_local_file(root, &logo.logo_url) {
+            out.push(
+                lib.logos
+                    .error(i, "logo_url", m)
+                    .hint("put the logo under content/static/logos/"),
+            );
+        }
+        if let Some(url) = logo.website_url.as_ref().filter(|u| !is_absolute_url(u)) {
+            out.push(
+                lib.logos
+                    .error(i, "website_url", format!("`{url}` is not an absolute URL"))
+                    .hint("start it with https://"),
+            );
+        }
+    }
+    for (i, t) in lib.testimonials.items.iter().enumerate() {
+        if !(1..=5).contains(&t.rating) {
+            out.push(
+                lib.testimonials
+                    .error(
+                        i,
+                        "rating",
+                        format!("a rating of {} stars is out of range", t.rating),
+                    )
+                    .hint("give 1 to 5 stars"),
+            );
+        }
+    }
+    for (i, v) in lib.videos.items.iter().enumerate() {
+        let ok = v.youtube_id.len() == 11
+            && v.youtube_id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !ok {
+            out.push(
+                lib.videos
+                    .error(
+                        i,
+                        "youtube_id",
+                        format!("`{}` is not a YouTube video id", v.youtube_id),
+                    )
+                    .hint("copy the 11 characters after `v=` in the video's watch URL"),
+            );
+        }
+    }
+    let mut ids = HashSet::new();
+    let mut offers: HashMap<(PackageType, u32), usize> = HashMap::new();
+    for (i, p) in lib.packages.items.iter().enumerate() {
+        if !is_slug(&p.id) {
+            out.push(
+                lib.packages
+                    .error(i, "id", format!("`{}` is not a valid id", p.id))
+                    .hint("use lower-case words and digits joined by hyphens, e.g. individual-5"),
+            );
+        }
+        if !ids.insert(p.id.as_str()) {
+            out.push(
+                lib.packages
+                    .error(i, "id", format!("the id `{}` is used twice", p.id))
+                    .hint("give every package its own id"),
+            );
+        }
+        if p.sessions == 0 {
+            out.push(
+                lib.packages
+                    .error(i, "sessions", "a package needs at least 1 session")
+                    .hint("set sessions to 1 or more"),
+            );
+        }
+        if p.price.minor() <= 0 {
+            out.push(
+                lib.packages
+                    .error(i, "price", "the price must be above 0")
+                    .hint("write the package price, e.g. 4500"),
+            );
+        }
+        if p.is_active
+            && let Some(prev) = offers.insert((p.package_type, p.sessions), i)
+        {
+            out.push(
+                lib.packages
+                    .error(i, "sessions", format!(
+                        "another active {} package (item {prev}) has {} sessions too",
+                        p.package_type.as_str(),
+                        p.sessions
+                    ))
+                    .hint("a purchase names a package by type and sessions, so each pair must be unique: deactivate one"),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_slug;
+
+    #[test]
+    fn slugs_are_lower_case_words_joined_by_hyphens() {
+        assert!(is_slug("coaching-session"));
+        assert!(is_slug("icf-2026"));
+        assert!(!is_slug("Coaching"));
+        assert!(!is_slug("a--b"));
+        assert!(!is_slug("-a"));
+        assert!(!is_slug("a_b"));
+        assert!(!is_slug(""));
+    }
+}

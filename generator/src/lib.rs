@@ -1,0 +1,21 @@
+//! `site`: builds the coach's public website from `content/` (Markdown + YAML) and a Tera theme.
+//!
+//! Two phases, like Zola: [`content::Library::load`] reads and validates everything and
+//! collects every problem; [`site::generate`] renders in parallel; [`output`] writes only what
+//! changed.
+
+pub mod assets;
+pub mod content;
+pub mod diagnostics;
+pub mod islands;
+pub mod links;
+pub mod livereload;
+pub mod markdown;
+pub mod output;
+pub mod render;
+pub mod scaffold;
+pub mod seo;
+pub mod serve;
+pub mod site;
+pub mod templates;
+pub mod youtube;

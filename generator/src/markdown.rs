@@ -1,0 +1,184 @@
+//! Markdown to HTML with pulldown-cmark: tables, footnotes, strikethrough, heading anchors.
+//!
+//! Content is trusted (it comes from the editors' git repository), so the HTML is used as is;
+//! everything else in templates is auto-escaped by Tera.
+
+use std::collections::HashSet;
+
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
+
+use crate::assets::AssetMap;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Rendered {
+    pub html: String,
+    /// The start of the text without markup (at least [`LEAD_CHARS`]), for excerpts.
+    pub lead: String,
+    /// Words in the whole text, for the reading time.
+    pub words: usize,
+}
+
+/// How much plain text [`Rendered::lead`] keeps: enough for any excerpt, no more, because a
+/// large site holds every page's summary in memory.
+pub const LEAD_CHARS: usize = 400;
+
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_SMART_PUNCTUATION
+}
+
+/// `What's Included?` → `whats-included`.
+pub fn slugify(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut dash = false;
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+            dash = false;
+        } else if (c.is_whitespace() || c == '-' || c == '_') && !out.is_empty() && !dash {
+            out.push('-');
+            dash = true;
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// Renders Markdown. `/static/…` image and link targets are rewritten to their fingerprinted
+/// names through `assets`; headings get unique `id`s so `#anchors` work.
+pub fn render(source: &str, assets: &AssetMap) -> Rendered {
+    let mut events: Vec<Event> = Parser::new_ext(source, options()).collect();
+    let mut used = HashSet::new();
+    let mut plain = String::new();
+    let mut words = 0;
+    let mut in_word = false;
+
+    let mut i = 0;
+    while i < events.len() {
+        match &events[i] {
+            Event::Start(Tag::Heading { id: None, .. }) => {
+                let mut text = String::new();
+                let mut j = i + 1;
+                while j < events.len() && !matches!(events[j], Event::End(TagEnd::Heading(_))) {
+                    if let Event::Text(t) | Event::Code(t) = &events[j] {
+                        text.push_str(t);
+                    }
+                    j += 1;
+                }
+                let base = match slugify(&text) {
+                    s if s.is_empty() => "section".to_string(),
+                    s => s,
+                };
+                let mut id = base.clone();
+                let mut n = 1;
+                while !used.insert(id.clone()) {
+                    id = format!("{base}-{n}");
+                    n += 1;
+                }
+                if let Event::Start(Tag::Heading { id: slot, .. }) = &mut events[i] {
+                    *slot = Some(CowStr::from(id));
+                }
+            }
+            Event::Start(Tag::Heading { id: Some(id), .. }) => {
+                used.insert(id.to_string());
+            }
+            Event::Text(t) | Event::Code(t) => {
+                // Count across events: `**bold**.` is one word, not two.
+                for c in t.chars() {
+                    let space = c.is_whitespace();
+                    if !space && !in_word {
+                        words += 1;
+                    }
+                    in_word = !space;
+                }
+                if plain.len() < LEAD_CHARS * 4 {
+                    plain.push_str(t);
+                }
+            }
+            Event::SoftBreak
+            | Event::HardBreak
+            | Event::End(
+                TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item | TagEnd::TableCell,
+            ) => {
+                plain.push(' ');
+                in_word = false;
+            }
+            _ => {}
+        }
+        if let Event::Start(Tag::Image { dest_url, .. } | Tag::Link { dest_url, .. }) =
+            &mut events[i]
+            && let Some(hashed) = assets.lookup(dest_url)
+        {
+            *dest_url = CowStr::from(hashed.to_string());
+        }
+        i += 1;
+    }
+
+    let mut out = String::with_capacity(source.len() * 3 / 2);
+    html::push_html(&mut out, events.into_iter());
+    // Table alignment comes out as inline styles, which the site's Content-Security-Policy
+    // forbids; classes carry it instead.
+    for align in ["left", "center", "right"] {
+        out = out.replace(
+            &format!(" style=\"text-align: {align}\""),
+            &format!(" class=\"align-{align}\""),
+        );
+    }
+    let lead = plain.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lead = match lead.char_indices().nth(LEAD_CHARS) {
+        Some((i, _)) => lead[..i].to_string(),
+        None => lead,
+    };
+    Rendered {
+        html: out,
+        lead,
+        words,
+    }
+}
+
+/// The first `max` characters of `plain`, cut at a word boundary, with `...` when cut.
+pub fn excerpt(plain: &str, max: usize) -> String {
+    if plain.chars().count() <= max {
+        return plain.to_string();
+    }
+    let cut: String = plain.chars().take(max).collect();
+    let cut = match cut.rfind(' ') {
+        Some(i) if i > max / 2 => &cut[..i],
+        _ => &cut[..],
+    };
+    format!("{}...", cut.trim_end_matches([',', ';', ':', '.', ' ']))
+}
+
+/// Minutes to read at 200 words a minute, at least 1.
+pub fn read_time_minutes(words: usize) -> u32 {
+    (words.div_ceil(200) as u32).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugify_keeps_words_and_drops_punctuation() {
+        assert_eq!(slugify("What's Included?"), "whats-included");
+        assert_eq!(slugify("  Step 1 — Plan  "), "step-1-plan");
+    }
+
+    #[test]
+    fn excerpt_cuts_at_a_word_and_marks_the_cut() {
+        let text = "one two three four five six";
+        assert_eq!(excerpt(text, 100), text);
+        assert_eq!(excerpt(text, 12), "one two...");
+    }
+
+    #[test]
+    fn read_time_rounds_up() {
+        assert_eq!(read_time_minutes(1), 1);
+        assert_eq!(read_time_minutes(401), 3);
+    }
+}

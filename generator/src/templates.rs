@@ -1,0 +1,83 @@
+//! The theme's Tera templates, compiled once, with the site's filters (`asset`, `money`) and
+//! the `island` and `page_script` functions registered.
+
+use std::collections::HashMap;
+use std::error::Error as _;
+use std::path::Path;
+use std::sync::Arc;
+
+use tera::{Tera, Value};
+
+use crate::assets::AssetMap;
+use crate::content::model::Money;
+use crate::diagnostics::Diagnostic;
+
+/// `tera::Error` keeps the useful part in its source chain; flatten it into one line.
+pub fn error_chain(err: &tera::Error) -> String {
+    let mut msg = err.to_string();
+    let mut source = err.source();
+    while let Some(s) = source {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        source = s.source();
+    }
+    msg
+}
+
+/// Compiles every `*.html` template under `dir`, registering `asset` and `money`.
+pub fn load(
+    dir: &Path,
+    assets: Arc<AssetMap>,
+    islands: Option<Arc<crate::islands::Manifest>>,
+) -> Result<Tera, Diagnostic> {
+    let glob = format!("{}/**/*.html", dir.display());
+    let mut tera = Tera::new(&glob).map_err(|e| {
+        Diagnostic::new(
+            dir,
+            format!("a template does not compile: {}", error_chain(&e)),
+        )
+        .hint("fix the Tera syntax at the place the message names")
+    })?;
+    tera.autoescape_on(vec![".html", ".xml"]);
+    tera.register_filter("asset", move |value: &Value, _: &HashMap<String, Value>| {
+        let path = value
+            .as_str()
+            .ok_or_else(|| tera::Error::msg("`asset` needs a text path"))?;
+        if path.starts_with("http://") || path.starts_with("https://") {
+            return Ok(Value::String(path.to_string()));
+        }
+        assets.lookup(path).map(Value::String).ok_or_else(|| {
+            tera::Error::msg(format!(
+                "`{path}` is not a file of the theme's assets/ or of content/static/"
+            ))
+        })
+    });
+    let page = islands
+        .as_ref()
+        .and_then(|m| m.page.clone())
+        .map(|f| crate::islands::Manifest::url(&f));
+    tera.register_function("page_script", move |_: &HashMap<String, Value>| {
+        Ok(page.clone().map(Value::String).unwrap_or(Value::Null))
+    });
+    tera.register_function("island", move |args: &HashMap<String, Value>| {
+        let name = args
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| tera::Error::msg("`island` needs name=\"…\""))?;
+        let when = args.get("when").and_then(Value::as_str).unwrap_or("load");
+        let props = args
+            .get("props")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Default::default()));
+        crate::islands::opening_tag(islands.as_deref(), name, &props, when)
+            .map(Value::String)
+            .map_err(tera::Error::msg)
+    });
+    tera.register_filter("money", |value: &Value, _: &HashMap<String, Value>| {
+        let minor = value
+            .as_i64()
+            .ok_or_else(|| tera::Error::msg("`money` needs minor units"))?;
+        Ok(Value::String(Money(minor).display()))
+    });
+    Ok(tera)
+}

@@ -1,0 +1,651 @@
+//! Builds the repository's real `content/` with the real theme, as visitors will get it, and
+//! checks every public route of spec §2 with its key texts, that drafts never reach the
+//! output, and that the sitemap lists exactly the published pages.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use common::{fixed_now, repo_root};
+use generator::content::Library;
+use generator::site;
+
+struct Built {
+    _dir: tempfile::TempDir,
+    out: std::path::PathBuf,
+}
+
+/// One build shared by every test of this file.
+fn built() -> &'static Built {
+    static BUILT: OnceLock<Built> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("public");
+        let opts = site::Options {
+            fetch_videos: false,
+            now: fixed_now(),
+            ..site::Options::new(repo_root())
+        };
+        site::build(&opts, &out).unwrap_or_else(|e| panic!("the real content must build: {e}"));
+        Built { _dir: dir, out }
+    })
+}
+
+/// The visible text of a page with Tera's entity escapes undone, for text assertions.
+fn page(route: &str) -> String {
+    let file = generator::render::output_file(route);
+    let html = fs::read_to_string(built().out.join(&file))
+        .unwrap_or_else(|_| panic!("{route} should be built as {file}"));
+    html.replace("&#x2F;", "/")
+        .replace("&#x27;", "'")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}
+
+#[track_caller]
+fn assert_has(route: &str, texts: &[&str]) {
+    let html = page(route);
+    for t in texts {
+        assert!(html.contains(t), "{route} should show `{t}`");
+    }
+}
+
+const PUBLIC_ROUTES: [&str; 21] = [
+    "/",
+    "/work-with-me",
+    "/about",
+    "/resources",
+    "/videos",
+    "/events",
+    "/testimonials",
+    "/contact",
+    "/faq",
+    "/pricing",
+    "/group-team-coaching-pricing",
+    "/payment/success",
+    "/payment/failed",
+    "/auth",
+    "/dashboard",
+    "/admin",
+    "/book-session",
+    "/admin/add-payment",
+    "/terms",
+    "/return-policy",
+    "/privacy-policy",
+];
+
+#[test]
+fn every_route_of_the_spec_exists_with_header_footer_and_the_discovery_modal() {
+    for route in PUBLIC_ROUTES
+        .iter()
+        .chain(&["/delivery-policy", "/cancellation-policy"])
+    {
+        assert_has(
+            route,
+            &[
+                "href=\"/work-with-me\"",
+                "href=\"/about\"",
+                "href=\"/resources\"",
+                "href=\"/videos\"",
+                "href=\"/events\"",
+                "href=\"/contact\"",
+                "href=\"/auth\"",
+                "Client Login",
+                "href=\"/terms\"",
+                "href=\"/privacy-policy\"",
+                "href=\"/return-policy\"",
+                "href=\"/delivery-policy\"",
+                "href=\"/cancellation-policy\"",
+                "href=\"/faq\"",
+                "href=\"/testimonials\"",
+                "Book a Discovery Call",
+                "Let's explore how executive coaching can accelerate your leadership effectiveness and drive measurable results for your organization.",
+                "What to expect",
+                "Opens in a new window for secure booking",
+                "https://calendly.com/",
+                "data-newsletter-form",
+            ],
+        );
+    }
+}
+
+#[test]
+fn only_the_exact_root_marks_home_active_and_sections_match_by_prefix() {
+    let active = |route: &str| -> BTreeSet<String> {
+        page(route)
+            .split("<a ")
+            .skip(1)
+            .filter(|a| {
+                a.split('>')
+                    .next()
+                    .unwrap()
+                    .contains("aria-current=\"page\"")
+            })
+            .filter_map(|a| {
+                a.split("href=\"")
+                    .nth(1)?
+                    .split('"')
+                    .next()
+                    .map(String::from)
+            })
+            .collect()
+    };
+    assert_eq!(active("/"), BTreeSet::from(["/".to_string()]));
+    assert_eq!(
+        active("/resources"),
+        BTreeSet::from(["/resources".to_string()])
+    );
+    let lib = Library::load(&repo_root()).unwrap();
+    let slug = &lib
+        .resources
+        .iter()
+        .find(|r| r.meta.is_published)
+        .unwrap()
+        .slug;
+    assert_eq!(
+        active(&format!("/resources/{slug}")),
+        BTreeSet::from(["/resources".to_string()])
+    );
+    assert_eq!(active("/contact"), BTreeSet::from(["/contact".to_string()]));
+}
+
+#[test]
+fn home_has_hero_logos_featured_services_and_testimonials() {
+    assert_has(
+        "/",
+        &[
+            "500+ Executives Coached",
+            "C-Suite Experience",
+            "Business Acumen",
+            "96%",
+            "25+",
+            "complimentary",
+            "30-minute",
+            "data-carousel",
+            "href=\"/work-with-me\"",
+        ],
+    );
+    let lib = Library::load(&repo_root()).unwrap();
+    let home = page("/");
+    for logo in &lib.logos.items {
+        assert_eq!(
+            home.contains(&logo.company_name),
+            logo.is_active,
+            "logo {}",
+            logo.company_name
+        );
+    }
+    for s in &lib.services {
+        let featured = s.meta.is_active && s.meta.is_featured;
+        assert_eq!(
+            home.contains(&format!("/services/{}", s.slug)),
+            featured,
+            "service {}",
+            s.slug
+        );
+    }
+}
+
+#[test]
+fn work_with_me_has_the_per_service_buttons_of_the_spec() {
+    assert_has(
+        "/work-with-me",
+        &[
+            "href=\"/pricing\"",
+            "href=\"/group-team-coaching-pricing\"",
+            "https://wa.me/",
+            "Download Program Guide",
+            "Popular",
+            "Learn More",
+            "7,500 EGP",
+            "href=\"/services/icf-certified-coach-training\"",
+        ],
+    );
+    let lib = Library::load(&repo_root()).unwrap();
+    let icf = lib
+        .services
+        .iter()
+        .find(|s| s.slug == "icf-certified-coach-training")
+        .unwrap();
+    assert_has("/work-with-me", &[icf.meta.partner_url.as_deref().unwrap()]);
+    // The brochure link points at the fingerprinted PDF, which exists.
+    let html = page("/work-with-me");
+    let pdf = html
+        .split("href=\"")
+        .filter_map(|s| s.split('"').next())
+        .find(|h| h.ends_with(".pdf"))
+        .unwrap();
+    assert!(
+        built().out.join(pdf.trim_start_matches('/')).is_file(),
+        "{pdf}"
+    );
+}
+
+#[test]
+fn service_detail_has_overview_included_benefits_and_sidebar() {
+    assert_has(
+        "/services/coaching-session",
+        &[
+            "What's Included",
+            "Key Benefits",
+            "Book Discovery Call",
+            "href=\"/pricing\"",
+        ],
+    );
+    assert_has(
+        "/service-not-found.html",
+        &["Service Not Found", "href=\"/work-with-me\""],
+    );
+}
+
+#[test]
+fn about_shows_credentials_and_the_icf_note() {
+    assert_has(
+        "/about",
+        &["ICF ACC credential valid until 1/2028", "Book me"],
+    );
+}
+
+#[test]
+fn resources_lists_resources_before_blog_posts_with_at_most_three_card_tags() {
+    let lib = Library::load(&repo_root()).unwrap();
+    let html = page("/resources");
+    let last_resource = lib
+        .resources
+        .iter()
+        .filter(|r| r.meta.is_published)
+        .map(|r| {
+            html.find(&format!("href=\"/resources/{}\"", r.slug))
+                .expect("published resource listed")
+        })
+        .max()
+        .unwrap();
+    let first_post = lib
+        .blog
+        .iter()
+        .filter(|b| b.meta.is_published)
+        .map(|b| {
+            html.find(&format!("href=\"/blog/{}\"", b.slug))
+                .expect("published post listed")
+        })
+        .min()
+        .unwrap();
+    assert!(
+        last_resource < first_post,
+        "resources sort before blog posts"
+    );
+    assert!(html.contains("Clear filter") && html.contains("data-tags"));
+    // Blog posts newest first.
+    let mut posts: Vec<_> = lib.blog.iter().filter(|b| b.meta.is_published).collect();
+    posts.sort_by_key(|b| std::cmp::Reverse(b.meta.created_at));
+    let positions: Vec<usize> = posts
+        .iter()
+        .map(|b| html.find(&format!("href=\"/blog/{}\"", b.slug)).unwrap())
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "newest first");
+    // The post without an excerpt gets the first 150 characters of its content.
+    let no_excerpt = posts
+        .iter()
+        .find(|b| b.meta.excerpt.is_none())
+        .expect("demo has one");
+    let first_words: String = no_excerpt
+        .body
+        .split_whitespace()
+        .take(4)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(html.contains("..."), "cut excerpt marked");
+    assert!(
+        html.contains(first_words.trim_start_matches('#').trim()),
+        "excerpt from content: {first_words}"
+    );
+}
+
+#[test]
+fn pricing_pages_show_packages_with_savings_and_best_value() {
+    assert_has(
+        "/pricing",
+        &[
+            "1-to-1 Coaching Session Pricing",
+            "Session",
+            "Sessions",
+            "4,500",
+            "EGP",
+            "Best Value",
+            "Save 10% (2,250 EGP)",
+            "Buy Now",
+            "Schedule Free Discovery Call",
+            "href=\"/faq\"",
+        ],
+    );
+    assert_has(
+        "/group-team-coaching-pricing",
+        &["Hours of Group Coaching", "EGP per hour", "Buy Now"],
+    );
+    let lib = Library::load(&repo_root()).unwrap();
+    for p in &lib.packages.items {
+        let route = if p.package_type.as_str() == "individual" {
+            "/pricing"
+        } else {
+            "/group-team-coaching-pricing"
+        };
+        assert_eq!(
+            page(route).contains(&p.name),
+            p.is_active,
+            "package {} on {route}",
+            p.id
+        );
+    }
+}
+
+#[test]
+fn events_show_past_and_upcoming_states_with_the_first_four_photos() {
+    assert_has(
+        "/events",
+        &[
+            "Past Event",
+            "Registration Closed",
+            "Register Now",
+            "data-starts-at",
+        ],
+    );
+}
+
+#[test]
+fn faq_groups_by_category_with_headings_and_a_single_open_accordion() {
+    assert_has("/faq", &["General", "Sessions & Scheduling", "<details"]);
+}
+
+#[test]
+fn contact_promises_replies_and_a_15_to_20_minute_call() {
+    assert_has(
+        "/contact",
+        &["1-2 business days", "15-20", "data-contact-form", "Mobile"],
+    );
+}
+
+#[test]
+fn payment_and_app_shells_have_their_placeholders() {
+    assert_has(
+        "/payment/success",
+        &[
+            "Verifying your payment...",
+            "data-island=\"PaymentSuccess\"",
+        ],
+    );
+    assert_has(
+        "/payment/failed",
+        &[
+            "Insufficient funds",
+            "Expired card",
+            "Network issues",
+            "Try Again",
+            "Contact Support",
+        ],
+    );
+    for (route, island) in [
+        ("/auth", "AuthPage"),
+        ("/dashboard", "ClientDashboard"),
+        ("/admin", "AdminDashboard"),
+        ("/book-session", "BookSession"),
+        ("/admin/add-payment", "AddPayment"),
+    ] {
+        assert_has(
+            route,
+            &[
+                &format!("data-island=\"{island}\""),
+                "role=\"status\"",
+                "noindex",
+            ],
+        );
+    }
+}
+
+#[test]
+fn legal_pages_carry_their_arabic_sections_right_to_left() {
+    for route in ["/terms", "/return-policy", "/privacy-policy"] {
+        assert_has(route, &["lang=\"ar\" dir=\"rtl\""]);
+    }
+    assert_has("/terms", &["Egypt"]);
+    assert_has("/return-policy", &["14 days", "30 days", "14 working days"]);
+    assert_has("/delivery-policy", &["Sunday", "Thursday"]);
+    assert_has(
+        "/404.html",
+        &["Oops! Page not found", "Return to Home", "href=\"/\""],
+    );
+}
+
+#[test]
+fn drafts_and_inactive_items_never_reach_the_output() {
+    let lib = Library::load(&repo_root()).unwrap();
+    let out = &built().out;
+    let mut checked = 0;
+    for b in lib.blog.iter().filter(|b| !b.meta.is_published) {
+        assert!(!out.join(format!("blog/{}", b.slug)).exists());
+        assert!(!page("/resources").contains(&b.meta.title));
+        checked += 1;
+    }
+    for r in lib.resources.iter().filter(|r| !r.meta.is_published) {
+        assert!(!out.join(format!("resources/{}", r.slug)).exists());
+        checked += 1;
+    }
+    for s in lib.services.iter().filter(|s| !s.meta.is_active) {
+        assert!(!out.join(format!("services/{}", s.slug)).exists());
+        assert!(!page("/work-with-me").contains(&s.meta.title));
+        checked += 1;
+    }
+    for e in lib.events.iter().filter(|e| !e.meta.is_published) {
+        assert!(!page("/events").contains(&e.meta.title));
+        checked += 1;
+    }
+    for f in lib.faqs.items.iter().filter(|f| !f.is_published) {
+        assert!(!page("/faq").contains(&f.question));
+        checked += 1;
+    }
+    for t in lib.testimonials.items.iter().filter(|t| !t.is_published) {
+        assert!(!page("/testimonials").contains(&t.client_name));
+        checked += 1;
+    }
+    assert!(
+        checked >= 6,
+        "the demo content must include drafts of every kind ({checked})"
+    );
+}
+
+#[test]
+fn the_sitemap_lists_exactly_the_published_pages() {
+    let lib = Library::load(&repo_root()).unwrap();
+    let base = lib.settings.base_url.trim_end_matches('/').to_string();
+    let sitemap = fs::read_to_string(built().out.join("sitemap.xml")).unwrap();
+    let listed: BTreeSet<String> = sitemap
+        .split("<loc>")
+        .skip(1)
+        .map(|s| {
+            s.split("</loc>")
+                .next()
+                .unwrap()
+                .trim_start_matches(&base)
+                .to_string()
+        })
+        .collect();
+    let mut expected: BTreeSet<String> = [
+        "/",
+        "/work-with-me",
+        "/about",
+        "/resources",
+        "/videos",
+        "/events",
+        "/testimonials",
+        "/contact",
+        "/faq",
+        "/pricing",
+        "/group-team-coaching-pricing",
+        "/terms",
+        "/return-policy",
+        "/privacy-policy",
+        "/delivery-policy",
+        "/cancellation-policy",
+    ]
+    .map(String::from)
+    .into();
+    expected.extend(
+        lib.services
+            .iter()
+            .filter(|s| s.meta.is_active)
+            .map(|s| format!("/services/{}", s.slug)),
+    );
+    expected.extend(
+        lib.resources
+            .iter()
+            .filter(|r| r.meta.is_published)
+            .map(|r| format!("/resources/{}", r.slug)),
+    );
+    expected.extend(
+        lib.blog
+            .iter()
+            .filter(|b| b.meta.is_published)
+            .map(|b| format!("/blog/{}", b.slug)),
+    );
+    assert_eq!(listed, expected);
+    let robots = fs::read_to_string(built().out.join("robots.txt")).unwrap();
+    assert!(robots.contains(&format!("Sitemap: {base}/sitemap.xml")));
+}
+
+#[test]
+fn pages_have_seo_tags_and_fingerprinted_assets() {
+    let lib = Library::load(&repo_root()).unwrap();
+    let base = lib.settings.base_url.trim_end_matches('/');
+    let about = page("/about");
+    assert!(about.contains(&format!("<link rel=\"canonical\" href=\"{base}/about\"")));
+    assert!(about.contains("property=\"og:title\"") && about.contains("name=\"description\""));
+    let css = about
+        .split("href=\"")
+        .filter_map(|s| s.split('"').next())
+        .find(|h| h.ends_with(".css"))
+        .unwrap();
+    assert!(
+        css.starts_with("/assets/css/site.") && css.len() > "/assets/css/site.css".len(),
+        "{css}"
+    );
+    assert!(built().out.join(css.trim_start_matches('/')).is_file());
+    let feed = fs::read_to_string(built().out.join("blog/atom.xml")).unwrap();
+    let published = lib.blog.iter().filter(|b| b.meta.is_published).count();
+    assert_eq!(feed.matches("<entry>").count(), published);
+}
+
+#[test]
+fn a_rebuild_writes_nothing_when_nothing_changed() {
+    let out = &built().out;
+    let opts = site::Options {
+        fetch_videos: false,
+        now: fixed_now(),
+        ..site::Options::new(repo_root())
+    };
+    let stats = site::build(&opts, out).unwrap().stats;
+    assert_eq!(stats.written, 0);
+    assert_eq!(stats.removed, 0);
+    assert!(stats.unchanged > 50);
+}
+
+#[test]
+fn the_real_content_passes_site_check() {
+    let opts = site::Options {
+        fetch_videos: false,
+        now: fixed_now(),
+        ..site::Options::new(repo_root())
+    };
+    if let Err(e) = site::check(&opts) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn a_drafts_build_shows_the_drafts() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = site::Options {
+        drafts: true,
+        fetch_videos: false,
+        now: fixed_now(),
+        ..site::Options::new(repo_root())
+    };
+    site::build(&opts, &dir.path().join("p")).unwrap();
+    let lib = Library::load(&repo_root()).unwrap();
+    let draft = lib
+        .blog
+        .iter()
+        .find(|b| !b.meta.is_published)
+        .expect("a draft post");
+    assert!(Path::new(&dir.path().join(format!("p/blog/{}/index.html", draft.slug))).is_file());
+}
+
+#[test]
+fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
+    for route in ["/", "/about", "/resources", "/events", "/faq", "/contact"] {
+        let html = page(route);
+        assert_eq!(
+            html.matches("<script").count(),
+            1,
+            "{route}: one script, the page script"
+        );
+        assert!(
+            html.contains("<script type=\"module\" src=\"/assets/islands/site-"),
+            "{route}"
+        );
+        assert!(
+            !html.contains("runtime-") && !html.contains("modulepreload"),
+            "{route} loads no island"
+        );
+    }
+    // The page script is small and React-free: its file and what it imports.
+    let manifest: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(repo_root().join("islands/dist/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    let site = fs::read_to_string(
+        built()
+            .out
+            .join("assets/islands")
+            .join(manifest["page"].as_str().unwrap()),
+    )
+    .unwrap();
+    assert!(site.len() < 12_000, "page script {} bytes", site.len());
+    assert!(!site.contains("react"), "no React in the page script");
+    let auth = page("/auth");
+    assert!(
+        auth.contains("<script type=\"module\" src=\"/assets/islands/runtime-"),
+        "the runtime on /auth"
+    );
+    assert!(
+        auth.contains("rel=\"modulepreload\" href=\"/assets/islands/AuthPage-"),
+        "AuthPage preloaded"
+    );
+    assert!(auth.contains("data-src=\"/assets/islands/AuthPage-"));
+    let src = auth
+        .split("data-src=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(
+        built().out.join(src.trim_start_matches('/')).is_file(),
+        "{src} is published"
+    );
+    for (route, island) in [
+        ("/pricing", "PurchaseDialog"),
+        ("/dashboard", "ClientDashboard"),
+        ("/admin", "AdminDashboard"),
+        ("/book-session", "BookSession"),
+        ("/payment/success", "PaymentSuccess"),
+        ("/admin/add-payment", "AddPayment"),
+    ] {
+        assert!(
+            page(route).contains(&format!("modulepreload\" href=\"/assets/islands/{island}-")),
+            "{route} preloads {island}"
+        );
+    }
+}

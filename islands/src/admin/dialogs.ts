@@ -1,0 +1,4 @@
+// The admin dashboard's dialogs, one chunk loaded on demand (see ./lazy).
+export { CreateUserDialog } from "./CreateUserDialog";
+export { ConfirmDialog } from "./dialog";
+export { PhoneBookingDialog } from "./PhoneBookingDialog";

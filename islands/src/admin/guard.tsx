@@ -1,0 +1,48 @@
+// The admin guard shared by /admin and /admin/add-payment (spec §6), and the block shown when
+// the page's data did not load.
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { type Session, currentSession, go, redirectFor } from "../lib/session";
+
+export const LOAD_ERROR = "Failed to load admin data. Please try again.";
+
+/**
+ * The signed-in admin, or null while checking. Signed-out visitors go to /auth and everyone
+ * else to /dashboard (spec §6); `failed` is true when the check itself could not be made.
+ */
+export function useAdminSession(): { session: Session | null; failed: boolean } {
+  const [session, setSession] = useState<Session | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    currentSession()
+      .then((s) => {
+        if (!live) return;
+        const target = redirectFor("admin", s);
+        if (target) go(target);
+        else setSession(s);
+      })
+      .catch(() => {
+        if (!live) return;
+        setFailed(true);
+        toast.error("Error", { description: LOAD_ERROR });
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { session, failed };
+}
+
+/** The block shown instead of a page whose data did not load. */
+export function LoadFailed({ text = LOAD_ERROR }: { text?: string }) {
+  return (
+    <div className="panel empty" role="alert">
+      <p className="empty__title">Something went wrong</p>
+      <p>{text}</p>
+      <button type="button" className="btn btn--navy btn--sm" onClick={() => window.location.reload()}>
+        Try again
+      </button>
+    </div>
+  );
+}

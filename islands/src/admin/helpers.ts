@@ -1,0 +1,73 @@
+// Pure helpers of the admin views: labels, badge styles, which actions a booking allows, the
+// API paths with their filters, and today's date. No zod here, so the tables stay light.
+
+export type Errors<K extends string> = Partial<Record<K, string>>;
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Today as YYYY-MM-DD in the viewer's time zone (the default payment date). */
+export function today(now: Date = new Date()): string {
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** A phone booking needs a client with credits left (spec §5). */
+export function hasCredits(client: { available_credits: number } | undefined): boolean {
+  return !!client && client.available_credits > 0;
+}
+
+// ---------------------------------------------------------------- labels, badges, queries
+
+const LABELS: Record<string, string> = {
+  bank_transfer: "Bank Transfer",
+  credit_card: "Credit Card",
+  card: "Card",
+  cash: "Cash",
+  check: "Check",
+  paypal: "PayPal",
+  other: "Other",
+  no_show: "No-show",
+  calendly: "Calendly",
+  phone: "Phone",
+  admin: "Admin",
+  client: "Client",
+};
+
+/** "bank_transfer" → "Bank Transfer", "no_show" → "No-show", "confirmed" → "Confirmed". */
+export function label(value: string): string {
+  return LABELS[value] ?? value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, " ");
+}
+
+/** Admin badges (spec §4): confirmed default style, completed secondary, anything else destructive. */
+export function badgeVariant(status: string): "default" | "secondary" | "destructive" {
+  return status === "confirmed" ? "default" : status === "completed" ? "secondary" : "destructive";
+}
+
+/** An admin may cancel only a confirmed booking. */
+export const canCancel = (status: string) => status === "confirmed";
+
+/** No-show: a confirmed or completed booking whose start has passed. */
+export function canMarkNoShow(b: { status: string; sessionDate: string }, now: Date = new Date()): boolean {
+  return (b.status === "confirmed" || b.status === "completed") && new Date(b.sessionDate).getTime() <= now.getTime();
+}
+
+/** GET /api/admin/clients, with ?search= when there is something to search for. */
+export function clientsPath(search = ""): string {
+  const s = search.trim();
+  return s ? `/api/admin/clients?search=${encodeURIComponent(s)}` : "/api/admin/clients";
+}
+
+/** GET /api/admin/sessions with the filters that are set. */
+export function sessionsPath(filters: { clientId: string; date: string }): string {
+  const q = new URLSearchParams();
+  if (filters.clientId) q.set("client_id", filters.clientId);
+  if (filters.date) q.set("date", filters.date);
+  const s = q.toString();
+  return s ? `/api/admin/sessions?${s}` : "/api/admin/sessions";
+}
+
+/** The server's field messages, keyed by the form's fields (unknown keys are left out). */
+export function fieldErrors<K extends string>(fields: Record<string, string>, known: readonly K[]): Errors<K> {
+  const out: Errors<K> = {};
+  for (const k of known) if (fields[k]) out[k] = fields[k];
+  return out;
+}

@@ -1,0 +1,18 @@
+// The dialogs (Radix Dialog, the form validators with zod) load on demand: the dashboard's
+// first paint needs neither. `preloadDialogs` fetches them ahead of a click (on idle, and
+// when a button that opens one is hovered or focused).
+import { lazy } from "react";
+
+let pending: Promise<typeof import("./dialogs")> | null = null;
+const load = () => (pending ??= import("./dialogs"));
+
+export function preloadDialogs(): void {
+  load().catch(() => {
+    // Try again on the next request.
+    pending = null;
+  });
+}
+
+export const CreateUserDialog = lazy(() => load().then((m) => ({ default: m.CreateUserDialog })));
+export const PhoneBookingDialog = lazy(() => load().then((m) => ({ default: m.PhoneBookingDialog })));
+export const ConfirmDialog = lazy(() => load().then((m) => ({ default: m.ConfirmDialog })));

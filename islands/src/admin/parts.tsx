@@ -1,0 +1,34 @@
+// Small presentational pieces of the admin views: the status badge and decorative icons
+// (stroke SVGs in the theme's .icon sizes).
+import { badgeVariant, label } from "./helpers";
+
+/** Admin badge styles of spec §4: confirmed default, completed secondary, anything else destructive. */
+export function AdminBadge({ status }: { status: string }) {
+  return <span className={`status-badge admin-badge admin-badge--${badgeVariant(status)}`}>{label(status)}</span>;
+}
+
+
+/** "+ Add" style icon for primary buttons (decorative). */
+export function PlusIcon() {
+  return (
+    <svg className="icon icon--sm" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      <path d="M12 5v14M5 12h14" />
+    </svg>
+  );
+}
+
+export function ArrowLeftIcon() {
+  return (
+    <svg className="icon icon--sm" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d="M19 12H5M11 18l-6-6 6-6" />
+    </svg>
+  );
+}
+
+export function ExternalIcon() {
+  return (
+    <svg className="icon icon--sm" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+    </svg>
+  );
+}

@@ -1,0 +1,190 @@
+// /admin: five stat cards and the Client Management, Booking Management, Sessions Management
+// and Add Payment tabs (spec §2). Signed-out visitors go to /auth, non-admins to /dashboard.
+import * as Tabs from "@radix-ui/react-tabs";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import { BookingsTab } from "../admin/BookingsTab";
+import { ClientsTab } from "../admin/ClientsTab";
+import { SessionsTab } from "../admin/SessionsTab";
+import type { AdminStats, ClientRow, SchedulerInfo } from "../admin/types";
+import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
+import { clientsPath } from "../admin/helpers";
+import { preloadDialogs } from "../admin/lazy";
+import { api } from "../lib/api";
+import { dollars } from "../lib/format";
+import { mountIsland } from "../lib/mount";
+import { go, signOut } from "../lib/session";
+import { Spinner } from "../lib/ui";
+
+const TABS = ["clients", "bookings", "sessions", "payments"] as const;
+type Tab = (typeof TABS)[number];
+
+function initialTab(): Tab {
+  const h = window.location.hash.slice(1);
+  return (TABS as readonly string[]).includes(h) ? (h as Tab) : "clients";
+}
+
+function StatCards({ stats }: { stats: AdminStats }) {
+  const cards: [string, string][] = [
+    ["Total Clients", String(stats.totalClients)],
+    ["Credits Sold", String(stats.totalCredits)],
+    ["Upcoming Sessions", String(stats.upcomingSessions)],
+    ["Completed Sessions", String(stats.completedSessions)],
+    ["Revenue This Month", dollars(stats.revenueThisMonth)],
+  ];
+  return (
+    <section aria-labelledby="overview-title">
+      <h2 className="visually-hidden" id="overview-title">
+        Overview
+      </h2>
+      <dl className="stat-grid admin-stats">
+        {cards.map(([name, value]) => (
+          <div className="stat admin-stat" key={name}>
+            <dt className="stat__label">{name}</dt>
+            <dd className="stat__value">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function AdminDashboard() {
+  const { session, failed } = useAdminSession();
+  const [stats, setStats] = useState<AdminStats | null>(null);
+  const [clients, setClients] = useState<ClientRow[]>([]);
+  const [scheduler, setScheduler] = useState<SchedulerInfo | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [refreshKey, setRefreshKey] = useState(0);
+  const [tab, setTab] = useState<Tab>(initialTab);
+  const [signingOut, setSigningOut] = useState(false);
+  const tabList = useRef<HTMLDivElement>(null);
+
+  // Stats and the client list (for the sessions filters and the phone booking), again after
+  // every change made here.
+  useEffect(() => {
+    if (!session) return;
+    let live = true;
+    Promise.all([api<AdminStats>("/api/admin/stats"), api<ClientRow[]>(clientsPath())])
+      .then(([s, c]) => {
+        if (!live) return;
+        setStats(s);
+        setClients(c);
+      })
+      .catch(() => {
+        if (!live) return;
+        toast.error("Error", { description: LOAD_ERROR });
+        setLoadFailed((was) => was || stats === null);
+      });
+    return () => {
+      live = false;
+    };
+    // `stats` is read only to tell a first load from a refresh.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [session, refreshKey]);
+
+  // The external scheduling page (for the Booking Management link); optional.
+  useEffect(() => {
+    if (!session) return;
+    api<SchedulerInfo>("/api/dashboard")
+      .then((d) => setScheduler({ schedulerUrl: d.schedulerUrl, schedulerName: d.schedulerName }))
+      .catch(() => setScheduler(null));
+  }, [session]);
+
+  // Fetch the dialogs' code once the page is up, so the first click does not wait for it.
+  const ready = stats !== null;
+  useEffect(() => {
+    if (!ready) return;
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
+    idle(() => preloadDialogs());
+  }, [ready]);
+
+  // On narrow screens the tab list scrolls sideways: keep the active tab in sight.
+  useEffect(() => {
+    const list = tabList.current;
+    const active = list?.querySelector<HTMLElement>('[data-state="active"]');
+    if (list && active) list.scrollLeft = Math.max(0, active.offsetLeft - 16); // the list is positioned (admin.css)
+  }, [tab, ready]);
+
+  if (failed || loadFailed) return <LoadFailed />;
+  if (!session || !stats) return <Spinner label="Loading the admin dashboard…" />;
+
+  const refresh = () => setRefreshKey((k) => k + 1);
+  return (
+    <div className="admin">
+      <div className="dash-head admin-head">
+        <p className="dash-head__name">
+          Signed in as <strong className="admin-head__name">{session.profile.full_name}</strong>
+          <span className="admin-head__email">{session.profile.email}</span>
+        </p>
+        <button
+          type="button"
+          className="btn btn--outline btn--sm"
+          disabled={signingOut}
+          onClick={async () => {
+            setSigningOut(true);
+            try {
+              await signOut();
+              go("/");
+            } catch {
+              setSigningOut(false);
+              toast.error("Error", { description: "Failed to sign out. Please try again." });
+            }
+          }}
+        >
+          {signingOut ? "Signing out..." : "Sign Out"}
+        </button>
+      </div>
+
+      <StatCards stats={stats} />
+
+      <Tabs.Root
+        className="tabs admin-tabs"
+        value={tab}
+        onValueChange={(v) => {
+          setTab(v as Tab);
+          window.history.replaceState(null, "", `#${v}`);
+        }}
+      >
+        <Tabs.List className="tabs__list" aria-label="Admin sections" ref={tabList}>
+          <Tabs.Trigger className="tabs__trigger" value="clients">
+            Client Management
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tabs__trigger" value="bookings">
+            Booking Management
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tabs__trigger" value="sessions">
+            Sessions Management
+          </Tabs.Trigger>
+          <Tabs.Trigger className="tabs__trigger" value="payments">
+            Add Payment
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content className="tabs__panel" value="clients">
+          <ClientsTab refreshKey={refreshKey} onChanged={refresh} />
+        </Tabs.Content>
+        <Tabs.Content className="tabs__panel" value="bookings">
+          <BookingsTab scheduler={scheduler} refreshKey={refreshKey} />
+        </Tabs.Content>
+        <Tabs.Content className="tabs__panel" value="sessions">
+          <SessionsTab clients={clients} refreshKey={refreshKey} onChanged={refresh} />
+        </Tabs.Content>
+        <Tabs.Content className="tabs__panel" value="payments">
+          <section className="panel admin-panel admin-cta" aria-labelledby="payments-title">
+            <h2 className="panel__title" id="payments-title">
+              Add Payment
+            </h2>
+            <p className="admin-panel__lead">
+              Record a bank transfer, cash or other offline payment. The sessions it buys are added to the client's credits straight away.
+            </p>
+            <a className="btn btn--gold" href="/admin/add-payment">
+              Add Payment
+            </a>
+          </section>
+        </Tabs.Content>
+      </Tabs.Root>
+    </div>
+  );
+}
+
+export const mount = mountIsland(AdminDashboard);

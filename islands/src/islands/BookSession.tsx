@@ -1,0 +1,125 @@
+// /book-session (spec §2): the client's available credits; with credits, the embedded
+// scheduling page (name and email prefilled by the API) and a way to open it in a new window;
+// without, a no-credits message. Signed-out visitors go to /auth, admins to /admin.
+import { useCallback, useEffect, useId, useState } from "react";
+import { toast } from "sonner";
+import { api } from "../lib/api";
+import { type BookSessionView, webUrl } from "../lib/client-views";
+import { mountIsland } from "../lib/mount";
+import { currentSession, go, redirectFor } from "../lib/session";
+import { Spinner } from "../lib/ui";
+
+const LOAD_ERROR = "Failed to load your data. Please try again.";
+
+function CreditsBar({ credits, back }: { credits: number; back: boolean }) {
+  return (
+    <div className="client-book-credits">
+      <p className="client-book-credits__text">
+        <span className="client-book-credits__label">Available credits</span>
+        <span className="client-book-credits__value">{credits}</span>
+      </p>
+      {back ? (
+        <a className="link-arrow link-arrow--back" href="/dashboard">
+          Back to Dashboard
+        </a>
+      ) : null}
+    </div>
+  );
+}
+
+function Scheduler({ view }: { view: BookSessionView }) {
+  const url = webUrl(view.schedulerUrl);
+  const note = useId();
+  return (
+    <section className="panel client-book-panel" aria-labelledby="client-book-title">
+      <h2 className="panel__title" id="client-book-title">
+        Choose a time for your session
+      </h2>
+      <ol className="client-steps" role="list">
+        <li>Pick a date and time that suits you in the calendar below.</li>
+        <li>Confirm your details. Your name and email are already filled in.</li>
+        <li>You will receive a confirmation email, and the session appears on your dashboard. Each session uses one credit.</li>
+      </ol>
+      {url ? (
+        <>
+          <div className="client-scheduler">
+            <iframe className="client-scheduler__frame" title="Book a session" src={url} width="100%" height="760" loading="lazy" />
+          </div>
+          <div className="client-book-actions">
+            <a className="btn btn--outline" href={url} target="_blank" rel="noopener" aria-describedby={note}>
+              Open in new window
+            </a>
+            <span className="visually-hidden" id={note}>
+              Opens the {view.schedulerName || "scheduling"} page in a new tab
+            </span>
+          </div>
+        </>
+      ) : (
+        <p className="notice">The booking calendar is not available right now. Please try again later or contact us.</p>
+      )}
+      <p className="client-book-note">You can cancel or reschedule a session up to 24 hours before it starts.</p>
+    </section>
+  );
+}
+
+function NoCredits() {
+  return (
+    <section className="panel panel--dashed client-book-empty" aria-labelledby="client-book-empty-title">
+      <h2 className="client-book-empty__title" id="client-book-empty-title">
+        You have no session credits left.
+      </h2>
+      <p className="client-book-empty__text">Buy a coaching package to add credits, then come back here to book your next session.</p>
+      <div className="client-book-actions client-book-actions--center">
+        <a className="btn btn--gold" href="/pricing">
+          Buy Credits
+        </a>
+        <a className="btn btn--outline" href="/dashboard">
+          Back to Dashboard
+        </a>
+      </div>
+    </section>
+  );
+}
+
+function BookSession() {
+  const [view, setView] = useState<BookSessionView | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback(async () => {
+    setFailed(false);
+    try {
+      const target = redirectFor("book-session", await currentSession());
+      if (target) return go(target);
+      setView(await api<BookSessionView>("/api/book-session"));
+    } catch (e) {
+      console.error("book-session load", e);
+      toast.error("Error", { description: LOAD_ERROR });
+      setFailed(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (failed) {
+    return (
+      <div className="panel client-error" role="alert">
+        <p className="client-error__text">{LOAD_ERROR}</p>
+        <button type="button" className="btn btn--navy" onClick={() => void load()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (!view) return <Spinner />;
+  const hasCredits = view.availableCredits > 0;
+  return (
+    <div className="client-book">
+      <CreditsBar credits={view.availableCredits} back={hasCredits} />
+      {hasCredits ? <Scheduler view={view} /> : <NoCredits />}
+    </div>
+  );
+}
+
+export const mount = mountIsland(BookSession);

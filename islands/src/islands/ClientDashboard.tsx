@@ -1,0 +1,392 @@
+// /dashboard (spec §2): session credits, quick actions, upcoming sessions with a status filter,
+// and the payment history the client may show or hide (the only change a client makes, §4).
+// Signed-out visitors go to /auth, admins to /admin.
+import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { toast } from "sonner";
+import { api, put } from "../lib/api";
+import {
+  type AccountView,
+  type DashboardView,
+  type PaymentRecordView,
+  type SessionView,
+  STATUS_FILTERS,
+  type StatusFilter,
+  dashboardPath,
+  emptySessionsText,
+  filterLabel,
+  joinLink,
+  schedulerLinkText,
+  sessionTitle,
+  webUrl,
+} from "../lib/client-views";
+import { dollars, longDateTime, sessions, shortDate } from "../lib/format";
+import { mountIsland } from "../lib/mount";
+import { currentSession, go, redirectFor, signOut } from "../lib/session";
+import { Spinner, StatusBadge } from "../lib/ui";
+
+const LOAD_ERROR = "Failed to load your data. Please try again.";
+
+function Credits({ account }: { account: AccountView }) {
+  return (
+    <section className="panel client-card" aria-labelledby="client-credits-title">
+      <h2 className="panel__title" id="client-credits-title">
+        Session Credits
+      </h2>
+      <dl className="client-credits">
+        <div className="stat client-stat--highlight">
+          <dt className="stat__label">Available Credits</dt>
+          <dd className="stat__value">{account.availableCredits}</dd>
+        </div>
+        <div className="stat">
+          <dt className="stat__label">Total Purchased</dt>
+          <dd className="stat__value">{account.totalCredits}</dd>
+        </div>
+        <div className="stat">
+          <dt className="stat__label">Sessions Completed</dt>
+          <dd className="stat__value">{account.sessionsCompleted}</dd>
+        </div>
+      </dl>
+      {account.lastPaymentDate ? (
+        <p className="client-credits__last">
+          Last payment: <time dateTime={account.lastPaymentDate}>{shortDate(account.lastPaymentDate)}</time>
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function QuickActions({ schedulerName, schedulerUrl, newTabNote }: { schedulerName: string; schedulerUrl: string; newTabNote: string }) {
+  const external = webUrl(schedulerUrl);
+  return (
+    <section className="panel client-card" aria-labelledby="client-actions-title">
+      <h2 className="panel__title" id="client-actions-title">
+        Quick Actions
+      </h2>
+      <div className="client-actions">
+        <a className="btn btn--gold" href="/book-session">
+          Book New Session
+        </a>
+        <a className="btn btn--outline" href="/pricing">
+          Buy Credits
+        </a>
+        {external ? (
+          <a className="btn btn--outline" href={external} target="_blank" rel="noopener" aria-describedby={newTabNote}>
+            {schedulerLinkText(schedulerName)}
+            <ExternalIcon />
+          </a>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function ExternalIcon() {
+  return (
+    <svg className="icon icon--sm" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+    </svg>
+  );
+}
+
+function SessionCard({ session, newTabNote }: { session: SessionView; newTabNote: string }) {
+  const meet = joinLink(session);
+  return (
+    <li className="client-session">
+      <div className="client-session__head">
+        <h3 className="client-session__title">{sessionTitle(session.sessionNotes)}</h3>
+        <StatusBadge status={session.status} />
+      </div>
+      <p className="client-session__date">
+        <CalendarIcon />
+        <time dateTime={session.sessionDate}>{longDateTime(session.sessionDate)}</time>
+      </p>
+      {meet ? (
+        <a className="btn btn--navy btn--sm client-session__join" href={meet} target="_blank" rel="noopener" aria-describedby={newTabNote}>
+          Join Meeting
+        </a>
+      ) : null}
+    </li>
+  );
+}
+
+function CalendarIcon() {
+  return (
+    <svg className="icon icon--sm" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+      <rect x="3" y="5" width="18" height="16" rx="2" />
+      <path d="M16 3v4M8 3v4M3 10h18" />
+    </svg>
+  );
+}
+
+function UpcomingSessions(props: {
+  sessions: SessionView[];
+  filter: StatusFilter;
+  busy: boolean;
+  onFilter: (f: StatusFilter) => void;
+  newTabNote: string;
+}) {
+  const { filter, busy } = props;
+  const [filtered, setFiltered] = useState(false);
+  return (
+    <section className="panel client-card client-card--wide" aria-labelledby="client-sessions-title">
+      <div className="client-panel-head">
+        <h2 className="panel__title" id="client-sessions-title">
+          Upcoming Sessions
+        </h2>
+        <div className="client-filter" role="group" aria-label="Filter sessions by status">
+          {STATUS_FILTERS.map((f) => (
+            <button
+              key={f}
+              type="button"
+              className="client-filter__btn"
+              aria-pressed={f === filter}
+              onClick={() => {
+                if (f === filter) return;
+                setFiltered(true);
+                props.onFilter(f);
+              }}
+            >
+              {filterLabel(f)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <p className="visually-hidden" role="status">
+        {busy ? "Loading sessions…" : filtered ? `${filterLabel(filter)}: ${sessions(props.sessions.length)}` : ""}
+      </p>
+      <div className={busy ? "client-sessions client-sessions--busy" : "client-sessions"} aria-busy={busy}>
+        {props.sessions.length > 0 ? (
+          <ul className="client-session-list">
+            {props.sessions.map((s) => (
+              <SessionCard key={s.id} session={s} newTabNote={props.newTabNote} />
+            ))}
+          </ul>
+        ) : (
+          <div className="empty">
+            <p className="empty__title">{emptySessionsText(filter)}</p>
+            <p>Book directly through our calendar system</p>
+            <a className="btn btn--gold btn--sm client-empty-action" href="/book-session">
+              Book a Session
+            </a>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function PaymentRow({ payment }: { payment: PaymentRecordView }) {
+  return (
+    <li className="client-payment">
+      <div className="client-payment__main">
+        <span className="client-payment__amount">{dollars(payment.amount)}</span>
+        <span className="client-payment__sessions">{sessions(payment.sessionsPurchased)}</span>
+      </div>
+      <div className="client-payment__meta">
+        <time dateTime={payment.paymentDate}>{shortDate(payment.paymentDate)}</time>
+        {payment.referenceNumber ? <span className="badge badge--outline client-payment__ref">#{payment.referenceNumber}</span> : null}
+      </div>
+    </li>
+  );
+}
+
+function PaymentHistory(props: { account: AccountView; payments: PaymentRecordView[]; onAccount: (a: AccountView) => void }) {
+  const checkboxId = useId();
+  const shown = props.account.showPaymentHistory;
+  // The checkbox answers at once; the account (and so the card) changes only when the server
+  // accepted the change, and the checkbox rolls back otherwise (spec §4).
+  const [checked, setChecked] = useState(false);
+  const [busy, setBusy] = useState(false);
+  // After a switch between the two cards, focus goes to the control of the new one.
+  const moveFocus = useRef(false);
+  const checkboxRef = useRef<HTMLInputElement>(null);
+  const hideRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!moveFocus.current) return;
+    moveFocus.current = false;
+    (shown ? hideRef.current : checkboxRef.current)?.focus();
+  }, [shown]);
+
+  const change = async (show: boolean) => {
+    setBusy(true);
+    try {
+      const account = await put<AccountView>("/api/dashboard/payment-history", { show });
+      moveFocus.current = account.showPaymentHistory !== shown;
+      setChecked(account.showPaymentHistory);
+      props.onAccount(account);
+    } catch (e) {
+      console.error("payment history preference", e);
+      toast.error("Error", { description: "Failed to update payment history preference." });
+      setChecked(!show);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!shown) {
+    return (
+      <section className="panel panel--dashed client-card client-card--wide" aria-labelledby="client-payments-title">
+        <h2 className="visually-hidden" id="client-payments-title">
+          Payment History
+        </h2>
+        <div className="client-check">
+          <input
+            ref={checkboxRef}
+            className="client-check__input"
+            id={checkboxId}
+            type="checkbox"
+            checked={checked}
+            disabled={busy}
+            aria-describedby={`${checkboxId}-hint`}
+            onChange={(e) => {
+              setChecked(e.target.checked);
+              if (e.target.checked) void change(true);
+            }}
+          />
+          <label className="client-check__label" htmlFor={checkboxId}>
+            Show payment history
+          </label>
+        </div>
+        <p className="client-check__hint" id={`${checkboxId}-hint`}>
+          Your payment records are hidden from this dashboard.
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="panel client-card client-card--wide" aria-labelledby="client-payments-title">
+      <div className="client-panel-head">
+        <h2 className="panel__title" id="client-payments-title">
+          Payment History
+        </h2>
+        <button
+          ref={hideRef}
+          type="button"
+          className="link-button client-hide"
+          disabled={busy}
+          aria-label="Hide payment history"
+          onClick={() => {
+            setChecked(false);
+            void change(false);
+          }}
+        >
+          {busy ? "Hiding..." : "Hide"}
+        </button>
+      </div>
+      {props.payments.length > 0 ? (
+        <ul className="client-payments">
+          {props.payments.slice(0, 10).map((p) => (
+            <PaymentRow key={p.id} payment={p} />
+          ))}
+        </ul>
+      ) : (
+        <div className="empty">
+          <p className="empty__title">No payment records</p>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ClientDashboard() {
+  const [phase, setPhase] = useState<"loading" | "error" | "ready">("loading");
+  const [data, setData] = useState<DashboardView | null>(null);
+  const [filter, setFilter] = useState<StatusFilter>("all");
+  const [filtering, setFiltering] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  const request = useRef(0);
+  const newTabNote = useId();
+
+  const start = useCallback(async () => {
+    const mine = ++request.current;
+    setPhase("loading");
+    try {
+      const target = redirectFor("dashboard", await currentSession());
+      if (target) return go(target);
+      const view = await api<DashboardView>(dashboardPath("all"));
+      if (mine !== request.current) return;
+      setData(view);
+      setFilter("all");
+      setPhase("ready");
+    } catch (e) {
+      if (mine !== request.current) return;
+      console.error("dashboard load", e);
+      toast.error("Error", { description: LOAD_ERROR });
+      setPhase("error");
+    }
+  }, []);
+
+  useEffect(() => {
+    void start();
+  }, [start]);
+
+  const changeFilter = async (next: StatusFilter) => {
+    const mine = ++request.current;
+    const previous = filter;
+    setFilter(next);
+    setFiltering(true);
+    try {
+      const view = await api<DashboardView>(dashboardPath(next));
+      if (mine !== request.current) return;
+      // Keep the payment-history preference the client may have changed meanwhile.
+      setData((d) => ({ ...view, account: d ? { ...view.account, showPaymentHistory: d.account.showPaymentHistory } : view.account }));
+    } catch (e) {
+      if (mine !== request.current) return;
+      console.error("dashboard filter", e);
+      toast.error("Error", { description: LOAD_ERROR });
+      setFilter(previous);
+    } finally {
+      if (mine === request.current) setFiltering(false);
+    }
+  };
+
+  const doSignOut = async () => {
+    setSigningOut(true);
+    try {
+      await signOut();
+      go("/");
+    } catch (e) {
+      console.error("sign out", e);
+      toast.error("Error", { description: "Failed to sign out. Please try again." });
+      setSigningOut(false);
+    }
+  };
+
+  if (phase === "loading") return <Spinner label="Loading your dashboard…" />;
+  if (phase === "error" || !data) {
+    return (
+      <div className="panel client-error" role="alert">
+        <p className="client-error__text">{LOAD_ERROR}</p>
+        <button type="button" className="btn btn--navy" onClick={() => void start()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <div className="client-dash">
+      <div className="dash-head">
+        <p className="dash-head__name">
+          Welcome back, <strong className="client-who">{data.fullName}</strong>
+        </p>
+        <button type="button" className="btn btn--outline btn--sm" onClick={() => void doSignOut()} disabled={signingOut} aria-busy={signingOut}>
+          {signingOut ? "Signing out..." : "Sign Out"}
+        </button>
+      </div>
+      <span className="visually-hidden" id={newTabNote}>
+        Opens in a new tab
+      </span>
+      <div className="client-grid">
+        <Credits account={data.account} />
+        <QuickActions schedulerName={data.schedulerName} schedulerUrl={data.schedulerUrl} newTabNote={newTabNote} />
+        <UpcomingSessions sessions={data.upcomingSessions} filter={filter} busy={filtering} onFilter={(f) => void changeFilter(f)} newTabNote={newTabNote} />
+        <PaymentHistory account={data.account} payments={data.payments} onAccount={(account) => setData((d) => (d ? { ...d, account } : d))} />
+      </div>
+    </div>
+  );
+}
+
+export const mount = mountIsland(ClientDashboard);

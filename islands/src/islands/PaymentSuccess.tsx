@@ -1,0 +1,198 @@
+// /payment/success (spec §2, §4, §9): waits 2 seconds, looks the transaction up by the cart id
+// of the query (or the signed-in user's latest one), sends a failed payment to /payment/failed,
+// asks again while it is pending (about 30 s), then shows the receipt. Verification errors are
+// only logged (spec §8); the page then says, gently, that the payment is being confirmed.
+import { useEffect, useRef, useState } from "react";
+import { api } from "../lib/api";
+import {
+  POLL_INTERVAL_MS,
+  type PaymentView,
+  VERIFY_DELAY_MS,
+  cartIdFrom,
+  failedPath,
+  packageQuantity,
+  packageQuantityLabel,
+  paymentLookupPath,
+  verifyStep,
+} from "../lib/client-views";
+import { money } from "../lib/format";
+import { mountIsland } from "../lib/mount";
+import { currentSession, go } from "../lib/session";
+
+type Result = { kind: "verifying" } | { kind: "success" | "processing"; payment: PaymentView } | { kind: "unconfirmed" };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function Icon({ kind }: { kind: "success" | "processing" | "unconfirmed" }) {
+  return (
+    <span className={`status-page__icon client-pay__icon client-pay__icon--${kind}`}>
+      <svg className="icon icon--xl" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+        {kind === "success" ? (
+          <>
+            <circle cx="12" cy="12" r="9" />
+            <path d="m8 12.5 2.75 2.75L16 10" />
+          </>
+        ) : (
+          <>
+            <circle cx="12" cy="12" r="9" />
+            <path d="M12 7v5l3 2" />
+          </>
+        )}
+      </svg>
+    </span>
+  );
+}
+
+function Summary({ payment }: { payment: PaymentView }) {
+  return (
+    <dl className="status-page__box client-pay-summary">
+      <div className="client-pay-summary__row">
+        <dt>Package</dt>
+        <dd>{payment.packageName}</dd>
+      </div>
+      <div className="client-pay-summary__row">
+        <dt>{packageQuantityLabel(payment.packageType)}</dt>
+        <dd>{packageQuantity(payment.packageType, payment.sessions)}</dd>
+      </div>
+      <div className="client-pay-summary__row">
+        <dt>Amount</dt>
+        <dd>{money(payment.amount, payment.currency)}</dd>
+      </div>
+      <div className="client-pay-summary__row">
+        <dt>Order ID</dt>
+        <dd className="client-pay-summary__code">{payment.orderId}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function Actions({ signedIn }: { signedIn: boolean }) {
+  return signedIn ? (
+    <div className="status-page__actions">
+      <a className="btn btn--gold" href="/dashboard">
+        Go to Dashboard
+      </a>
+      <a className="btn btn--outline" href="/book-session">
+        Book Your First Session
+      </a>
+    </div>
+  ) : (
+    <div className="status-page__actions">
+      <a className="btn btn--gold" href="/auth">
+        Sign In / Create Account
+      </a>
+      <a className="btn btn--outline" href="/contact">
+        Contact Us
+      </a>
+    </div>
+  );
+}
+
+function PaymentSuccess() {
+  const [result, setResult] = useState<Result>({ kind: "verifying" });
+  const [signedIn, setSignedIn] = useState<boolean | null>(null);
+  const focusTarget = useRef<HTMLHeadingElement & HTMLParagraphElement>(null);
+
+  useEffect(() => {
+    let alive = true;
+    const cartId = cartIdFrom(window.location.search);
+    currentSession()
+      .then((s) => alive && setSignedIn(s !== null))
+      .catch((e: unknown) => {
+        console.error("payment success: session", e);
+        if (alive) setSignedIn(false);
+      });
+    void (async () => {
+      await sleep(VERIFY_DELAY_MS);
+      const started = Date.now();
+      while (alive) {
+        let payment: PaymentView;
+        try {
+          payment = await api<PaymentView>(paymentLookupPath(cartId));
+        } catch (e) {
+          // Spec §8: payment verification errors are logged only.
+          console.error("payment verification", e);
+          if (alive) setResult({ kind: "unconfirmed" });
+          return;
+        }
+        if (!alive) return;
+        const step = verifyStep(payment.status, Date.now() - started);
+        if (step === "failed") return go(failedPath(cartId ?? payment.cartId));
+        if (step === "poll") {
+          await sleep(POLL_INTERVAL_MS);
+          continue;
+        }
+        setResult({ kind: step, payment });
+        return;
+      }
+    })();
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  // The outcome replaces the loading status: move focus to it so it is read out.
+  const settled = result.kind !== "verifying" && signedIn !== null;
+  useEffect(() => {
+    if (settled) focusTarget.current?.focus();
+  }, [settled]);
+
+  if (!settled) {
+    return (
+      <div className="loading" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <p className="loading__text">Verifying your payment...</p>
+      </div>
+    );
+  }
+
+  const member = signedIn === true;
+  if (result.kind === "success") {
+    return (
+      <div className="client-pay">
+        <Icon kind="success" />
+        <h2 className="status-page__title client-pay__title" tabIndex={-1} ref={focusTarget}>
+          Payment Successful!
+        </h2>
+        <p className="status-page__text">
+          Thank you for your purchase. Here are the details of your order.
+          {member ? null : " Sign in with the email you used at checkout to see your package and book your sessions."}
+        </p>
+        <Summary payment={result.payment} />
+        <Actions signedIn={member} />
+      </div>
+    );
+  }
+
+  if (result.kind === "processing") {
+    return (
+      <div className="client-pay">
+        <Icon kind="processing" />
+        <h2 className="status-page__title client-pay__title" tabIndex={-1} ref={focusTarget}>
+          Your payment is being processed
+        </h2>
+        <p className="status-page__text">This can take a few minutes. Your credits will appear in your dashboard shortly.</p>
+        <Summary payment={result.payment} />
+        <Actions signedIn={member} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="client-pay">
+      <Icon kind="unconfirmed" />
+      <p className="status-page__text client-pay__lead" tabIndex={-1} ref={focusTarget}>
+        We are confirming your payment.
+      </p>
+      <p className="status-page__text">
+        {member
+          ? "Your credits will appear in your dashboard as soon as it is confirmed."
+          : "Sign in with the email you used at checkout to see your credits once it is confirmed."}{" "}
+        If you have any questions, please contact us.
+      </p>
+      <Actions signedIn={member} />
+    </div>
+  );
+}
+
+export const mount = mountIsland(PaymentSuccess);

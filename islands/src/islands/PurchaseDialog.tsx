@@ -1,0 +1,156 @@
+// The purchase dialog of the pricing pages ('Complete Your Purchase', spec §2). The page's
+// static 'Buy Now' buttons carry the package in data attributes; this island listens for
+// their clicks. Signed out: a notice with Sign In / Sign Up tabs that switch to the form on
+// success. Signed in: Full Name, Email (locked when known), Phone Number, then PayTabs.
+import * as Dialog from "@radix-ui/react-dialog";
+import { Suspense, lazy, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { ApiError, post } from "../lib/api";
+import { money } from "../lib/format";
+import { mountIsland } from "../lib/mount";
+import { type Session, currentSession, go } from "../lib/session";
+import { Field, Spinner } from "../lib/ui";
+
+export interface ChosenPackage {
+  id: string;
+  type: "individual" | "group";
+  name: string;
+  sessions: number;
+  /** In EGP (major units). */
+  amount: number;
+}
+
+/** Reads the package a 'Buy Now' button describes. */
+export function packageFrom(button: HTMLElement): ChosenPackage | null {
+  const d = button.dataset;
+  const sessions = Number(d.sessions);
+  const minor = Number(d.amount);
+  if (!d.buyPackage || !d.packageName || !Number.isFinite(sessions) || !Number.isFinite(minor)) return null;
+  return { id: d.buyPackage, type: d.packageType === "group" ? "group" : "individual", name: d.packageName, sessions, amount: minor / 100 };
+}
+
+const AuthTabs = lazy(() => import("../lib/AuthTabs"));
+
+function unitLabel(p: ChosenPackage): string {
+  if (p.type === "group") return `${p.sessions} Hours of Group Coaching`;
+  return `${p.sessions} ${p.sessions === 1 ? "Session" : "Sessions"}`;
+}
+
+function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { pkg: ChosenPackage; session: Session; onCancel: () => void; onSignedOut: () => void }) {
+  const [name, setName] = useState(session.profile.full_name);
+  const [email, setEmail] = useState(session.profile.email);
+  const [phone, setPhone] = useState(session.profile.phone ?? "");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const emailLocked = Boolean(session.profile.email);
+
+  async function proceed(e: React.FormEvent) {
+    e.preventDefault();
+    const missing: Record<string, string> = {};
+    if (!name.trim()) missing.name = "Full name is required";
+    if (!email.trim()) missing.email = "Email is required";
+    if (!phone.trim()) missing.phone = "Phone number is required";
+    setErrors(missing);
+    if (Object.keys(missing).length) return;
+    setBusy(true);
+    try {
+      const { redirectUrl } = await post<{ redirectUrl?: string }>("/api/payments/paytabs/create", {
+        packageType: pkg.type,
+        sessions: pkg.sessions,
+        amount: pkg.amount,
+        customerName: name.trim(),
+        customerEmail: email.trim(),
+        customerPhone: phone.trim(),
+        isGuest: false,
+      });
+      if (!redirectUrl) throw new Error("No redirect URL received");
+      go(redirectUrl);
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.status === 401) {
+        toast.error("Authentication required", { description: "Please sign in or create an account to continue" });
+        onSignedOut();
+        return;
+      }
+      const message = err instanceof Error && err.message ? err.message : "Failed to initiate payment. Please try again.";
+      toast.error("Payment failed", { description: message });
+    }
+  }
+
+  return (
+    <form className="form" onSubmit={proceed} noValidate>
+      <Field id="buy-name" label="Full Name" error={errors.name}>
+        <input className="input" id="buy-name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} aria-invalid={!!errors.name} />
+      </Field>
+      <Field id="buy-email" label="Email" error={errors.email} hint={emailLocked ? "The email of your account" : undefined}>
+        <input className="input" id="buy-email" type="email" autoComplete="email" required readOnly={emailLocked} value={email} onChange={(e) => setEmail(e.target.value)} aria-invalid={!!errors.email} />
+      </Field>
+      <Field id="buy-phone" label="Phone Number" error={errors.phone}>
+        <input className="input" id="buy-phone" type="tel" autoComplete="tel" required value={phone} onChange={(e) => setPhone(e.target.value)} aria-invalid={!!errors.phone} />
+      </Field>
+      <div className="dialog-actions">
+        <button type="button" className="btn btn--outline" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn--gold" disabled={busy}>
+          {busy ? "Processing..." : "Proceed to Payment"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function PurchaseDialog() {
+  const [pkg, setPkg] = useState<ChosenPackage | null>(null);
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+
+  useEffect(() => {
+    const onClick = (e: MouseEvent) => {
+      const button = (e.target as Element | null)?.closest<HTMLElement>("[data-buy-package]");
+      if (!button) return;
+      e.preventDefault();
+      const chosen = packageFrom(button);
+      if (!chosen) return;
+      setPkg(chosen);
+      setSession(undefined);
+      currentSession()
+        .then(setSession)
+        .catch(() => setSession(null));
+    };
+    document.addEventListener("click", onClick);
+    return () => document.removeEventListener("click", onClick);
+  }, []);
+
+  const close = () => setPkg(null);
+  const ready = "You're now ready to complete your purchase.";
+  return (
+    <Dialog.Root open={pkg !== null} onOpenChange={(open) => !open && close()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog-content">
+          <Dialog.Title className="dialog-title">Complete Your Purchase</Dialog.Title>
+          {pkg ? (
+            <Dialog.Description className="dialog-description">
+              {pkg.name}: {unitLabel(pkg)} for <strong>{money(pkg.amount)}</strong>
+            </Dialog.Description>
+          ) : null}
+          {pkg && session === undefined ? <Spinner /> : null}
+          {pkg && session === null ? (
+            <>
+              <p className="notice">Please sign in or create an account to complete your purchase</p>
+              <Suspense fallback={<Spinner />}>
+                <AuthTabs onDone={setSession} successText={ready} idPrefix="buy" />
+              </Suspense>
+            </>
+          ) : null}
+          {pkg && session ? <PurchaseForm pkg={pkg} session={session} onCancel={close} onSignedOut={() => setSession(null)} /> : null}
+          <Dialog.Close className="dialog-close" aria-label="Close">
+            ×
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export const mount = mountIsland(PurchaseDialog);

@@ -1,0 +1,37 @@
+// Sign In / Sign Up tabs: the /auth page, and the purchase dialog, which loads them on demand
+// (only signed-out visitors need the forms, so signed-in buyers never download them).
+import * as Tabs from "@radix-ui/react-tabs";
+import type { ReactNode } from "react";
+import { SignInForm, SignUpForm } from "./AuthForms";
+import type { Session } from "./session";
+
+interface Props {
+  onDone: (s: Session) => void;
+  /** Toast description after success; the forms' own default when absent. */
+  successText?: string;
+  idPrefix: string;
+  /** Shown under the sign-in form (the /auth page's "Forgot your password?"). */
+  afterSignIn?: ReactNode;
+}
+
+export default function AuthTabs({ onDone, successText, idPrefix, afterSignIn }: Props) {
+  return (
+    <Tabs.Root defaultValue="signin" className="tabs">
+      <Tabs.List className="tabs__list" aria-label="Sign in or create an account">
+        <Tabs.Trigger className="tabs__trigger" value="signin">
+          Sign In
+        </Tabs.Trigger>
+        <Tabs.Trigger className="tabs__trigger" value="signup">
+          Sign Up
+        </Tabs.Trigger>
+      </Tabs.List>
+      <Tabs.Content className="tabs__panel" value="signin">
+        <SignInForm onDone={onDone} successText={successText} idPrefix={`${idPrefix}-signin`} />
+        {afterSignIn}
+      </Tabs.Content>
+      <Tabs.Content className="tabs__panel" value="signup">
+        <SignUpForm onDone={onDone} successText={successText} idPrefix={`${idPrefix}-signup`} />
+      </Tabs.Content>
+    </Tabs.Root>
+  );
+}

@@ -1,0 +1,35 @@
+// Small shared pieces, styled by the theme's classes (themes/default/assets/css/site.css and
+// islands.css).
+import type { ReactNode } from "react";
+
+export function Spinner({ label = "Loading…" }: { label?: string }) {
+  return (
+    <div className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span className="visually-hidden">{label}</span>
+    </div>
+  );
+}
+
+export function Field(props: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      {props.children}
+      {props.hint && !props.error ? <p className="field__hint">{props.hint}</p> : null}
+      {props.error ? (
+        <p className="field__error" id={`${props.id}-error`} role="alert">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Badge colours of spec §2: green confirmed, red cancelled, yellow anything else. */
+export function StatusBadge({ status }: { status: string }) {
+  const tone = status === "confirmed" ? "success" : status === "cancelled" ? "danger" : "warning";
+  return <span className={`status-badge status-badge--${tone}`}>{status.replace("_", " ")}</span>;
+}

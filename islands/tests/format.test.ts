@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { dollars, money, sessions, shortDate } from "../src/lib/format";
+import { redirectFor, type Session } from "../src/lib/session";
+
+const as = (role: "admin" | "client"): Session => ({
+  user: { id: "u", email: "a@b.com", email_confirmed: true },
+  profile: { user_id: "u", full_name: "A", email: "a@b.com", phone: null, role },
+});
+
+describe("formats", () => {
+  it("shows money in EGP with thousands separators", () => {
+    expect(money(20250)).toBe("20,250 EGP");
+    expect(money(4500.5)).toBe("4,500.50 EGP");
+  });
+  it("shows payment amounts with a $ and two decimals, as the spec's history does", () => {
+    expect(dollars(1500.25)).toBe("$1,500.25");
+    expect(dollars(9000)).toBe("$9,000.00");
+  });
+  it("says session or sessions", () => {
+    expect(sessions(1)).toBe("1 session");
+    expect(sessions(5)).toBe("5 sessions");
+  });
+  it("formats payment dates as MMM dd, yyyy", () => {
+    expect(shortDate("2026-03-01T10:00:00Z")).toBe("Mar 01, 2026");
+  });
+});
+
+describe("redirect rules of spec §6", () => {
+  it("sends signed-out visitors to /auth", () => {
+    expect(redirectFor("dashboard", null)).toBe("/auth");
+    expect(redirectFor("admin", null)).toBe("/auth");
+    expect(redirectFor("auth", null)).toBeNull();
+  });
+  it("sends a client away from admin pages and an admin away from client pages", () => {
+    expect(redirectFor("admin", as("client"))).toBe("/dashboard");
+    expect(redirectFor("dashboard", as("admin"))).toBe("/admin");
+    expect(redirectFor("book-session", as("admin"))).toBe("/admin");
+    expect(redirectFor("dashboard", as("client"))).toBeNull();
+  });
+  it("sends a signed-in visitor from /auth to their home", () => {
+    expect(redirectFor("auth", as("admin"))).toBe("/admin");
+    expect(redirectFor("auth", as("client"))).toBe("/dashboard");
+  });
+});

@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import { packageFrom } from "../src/islands/PurchaseDialog";
+
+const button = (dataset: Record<string, string>) => ({ dataset }) as unknown as HTMLElement;
+
+describe("the Buy Now button's package", () => {
+  it("is read from the button's data attributes, with the price in EGP", () => {
+    expect(
+      packageFrom(button({ buyPackage: "individual-5", packageType: "individual", packageName: "Momentum Package", sessions: "5", amount: "2025000" })),
+    ).toEqual({ id: "individual-5", type: "individual", name: "Momentum Package", sessions: 5, amount: 20250 });
+  });
+  it("is group for group packages", () => {
+    expect(packageFrom(button({ buyPackage: "group-10", packageType: "group", packageName: "Team", sessions: "10", amount: "8100000" }))?.type).toBe("group");
+  });
+  it("is nothing when the button is incomplete", () => {
+    expect(packageFrom(button({ buyPackage: "x", sessions: "5", amount: "1" }))).toBeNull();
+  });
+});

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Every test of the project, as the README's Quick start runs it and CI calls it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+echo "== islands: install, type-check, unit tests"
+(
+  cd islands
+  # `npm install` (not `npm ci`): it installs the lockfile's versions too, and `npm ci` rejects
+  # lockfiles written with this machine's omit-lockfile-registry-resolved setting.
+  [ -d node_modules ] || npm install --no-audit --no-fund
+  ./node_modules/.bin/tsc --noEmit
+  NO_COLOR=1 FORCE_COLOR=0 ./node_modules/.bin/vitest run
+) 2>&1 | tee "$log"
+
+echo "== formatting and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== unit and integration tests (API on SQLite)"
+cargo test --workspace --locked 2>&1 | tee -a "$log"
+
+echo "== the API suite again on PostgreSQL (127.0.0.1:5432)"
+TEST_DATABASE=postgres cargo test --locked -p api --test api 2>&1 | tee -a "$log"
+
+echo "== the real content: validation and internal links"
+cargo run --quiet --locked -p generator -- check
+
+# One closing line for the whole run: the sum of every test binary's result line.
+awk '/^test result:/ { p += $4; f += $6 }
+     /^ +Tests +[0-9]/ { for (i = 2; i <= NF; i++) { if ($(i) ~ /^passed/) p += $(i-1); if ($(i) ~ /^failed/) f += $(i-1) } }
+     END { printf "all: %d passed, %d failed\n", p, f }' "$log"
