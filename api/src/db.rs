@@ -15,6 +15,18 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// The row-lock clause to end a `SELECT` with inside a transaction that will write what it
+    /// read: `FOR UPDATE` on PostgreSQL; nothing on SQLite, whose one connection already runs
+    /// transactions one at a time.
+    pub fn for_update(self) -> &'static str {
+        match self {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Db {
     pub pool: AnyPool,

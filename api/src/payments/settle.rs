@@ -5,7 +5,6 @@
 use serde_json::Value;
 
 use super::paytabs::{Transaction, parse_amount};
-use crate::db::Backend;
 use crate::domain::credits::{self, Applied};
 use crate::domain::{new_id, now};
 use crate::email::{enqueue, templates};
@@ -48,11 +47,7 @@ pub async fn apply(
     tx_result: &Transaction,
     payload: &Value,
 ) -> anyhow::Result<Outcome> {
-    let lock = if state.db.backend == Backend::Postgres {
-        " FOR UPDATE"
-    } else {
-        ""
-    };
+    let lock = state.db.backend.for_update();
     let mut db_tx = state.db.pool.begin().await?;
     let row: Option<Row> = sqlx::query_as(&format!(
         "SELECT id, client_id, status, amount, sessions_purchased, currency, credited_at, package_id, customer_email

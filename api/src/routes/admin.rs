@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::optional;
-use crate::db::Backend;
 use crate::domain::credits::{self, Applied};
 use crate::domain::{Email, Password, hash_password, new_id, new_token, now, parse_ts, ts};
 use crate::email::{enqueue, templates};
@@ -524,11 +523,7 @@ pub async fn phone_booking(
         })?
         .with_timezone(&Utc);
     let notes = optional(body.session_notes);
-    let lock = if state.db.backend == Backend::Postgres {
-        " FOR UPDATE"
-    } else {
-        ""
-    };
+    let lock = state.db.backend.for_update();
     let mut tx = state.db.pool.begin().await?;
     let available: Option<i64> = sqlx::query_scalar(&format!(
         "SELECT a.available_credits FROM client_accounts a JOIN profiles p ON p.user_id = a.user_id WHERE a.user_id = $1 AND p.role = 'client'{lock}"
@@ -690,11 +685,7 @@ pub async fn cancel_booking(
         }
     }
     // Calendly's own cancel webhook may have landed meanwhile: re-read under the lock.
-    let lock = if state.db.backend == Backend::Postgres {
-        " FOR UPDATE"
-    } else {
-        ""
-    };
+    let lock = state.db.backend.for_update();
     let mut tx = state.db.pool.begin().await?;
     let (status, debited): (String, i64) = sqlx::query_as(&format!(
         "SELECT status, credit_debited FROM bookings WHERE id = $1{lock}"

@@ -171,14 +171,20 @@ pub async fn apply(state: &AppState, body: &Value) -> anyhow::Result<Outcome> {
 
 type BookingRow = (String, Option<String>, String, i64);
 
+/// The booking of an invitee, locked until the transaction ends: an admin's cancel (or another
+/// webhook) that changes it meanwhile waits, so a credit is never refunded or moved twice.
 async fn booking_by_invitee(
     conn: &mut AnyConnection,
+    state: &AppState,
     uri: &str,
 ) -> Result<Option<BookingRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, client_id, status, credit_debited FROM bookings WHERE calendly_invitee_uri = $1")
-        .bind(uri)
-        .fetch_optional(conn)
-        .await
+    sqlx::query_as(&format!(
+        "SELECT id, client_id, status, credit_debited FROM bookings WHERE calendly_invitee_uri = $1{}",
+        state.db.backend.for_update()
+    ))
+    .bind(uri)
+    .fetch_optional(conn)
+    .await
 }
 
 async fn created(
@@ -188,7 +194,7 @@ async fn created(
     old_invitee: Option<&str>,
     mail: &mut Vec<OutgoingEmail>,
 ) -> anyhow::Result<Outcome> {
-    if let Some((_, _, status, _)) = booking_by_invitee(tx, inv.uri).await? {
+    if let Some((_, _, status, _)) = booking_by_invitee(tx, state, inv.uri).await? {
         return Ok(if status == "cancelled" {
             Outcome::AlreadyCancelled
         } else {
@@ -200,7 +206,7 @@ async fn created(
     let title = inv.event_name.unwrap_or("Coaching Session");
     // A reschedule takes the old booking's credit, whichever webhook came first.
     let moved = match old_invitee {
-        Some(old) => match booking_by_invitee(tx, old).await? {
+        Some(old) => match booking_by_invitee(tx, state, old).await? {
             Some((old_id, old_client, _, 1)) => {
                 sqlx::query("UPDATE bookings SET credit_debited = 0, status = 'cancelled', cancelled_at = COALESCE(cancelled_at, $1) WHERE id = $2")
                     .bind(now())
@@ -305,7 +311,8 @@ async fn canceled(
     mail: &mut Vec<OutgoingEmail>,
 ) -> anyhow::Result<Outcome> {
     let now = now();
-    let Some((id, client_id, status, debited)) = booking_by_invitee(tx, inv.uri).await? else {
+    let Some((id, client_id, status, debited)) = booking_by_invitee(tx, state, inv.uri).await?
+    else {
         // The cancel came first: a tombstone, so the late create is recognised.
         let client = find_client(tx, state, inv).await?;
         sqlx::query(

@@ -592,6 +592,25 @@ impl CalendlyStandIn {
         Ok(())
     }
 
+    /// Delivers the way Calendly does when nobody waits on the answer (integrations.md §2.7): a
+    /// refused or failed delivery is tried again with exponential back-off. Calendly keeps trying
+    /// for 24 hours; the stand-in gives up after `DELIVERY_ATTEMPTS` (about 8 s of waiting).
+    async fn deliver_retrying(&self, body: Vec<u8>) -> anyhow::Result<()> {
+        let mut wait = FIRST_RETRY_WAIT;
+        for attempt in 1.. {
+            match self.deliver(body.clone()).await {
+                Ok(()) => return Ok(()),
+                Err(e) if attempt >= DELIVERY_ATTEMPTS => return Err(e),
+                Err(e) => {
+                    tracing::info!(attempt, error = %e, "Calendly stand-in: delivery failed, retrying");
+                    tokio::time::sleep(wait).await;
+                    wait *= 2;
+                }
+            }
+        }
+        unreachable!("the loop returns by the last attempt")
+    }
+
     /// Sends both reschedule webhooks even if the first fails (Calendly's deliveries are
     /// independent); reports the first failure.
     async fn deliver_in_order(
@@ -610,6 +629,10 @@ impl CalendlyStandIn {
         first.and(second)
     }
 }
+
+/// How often an asynchronous webhook is tried, and the first wait between tries (it doubles).
+const DELIVERY_ATTEMPTS: u32 = 6;
+const FIRST_RETRY_WAIT: Duration = Duration::from_millis(250);
 
 /// Calendly's timestamp format: RFC 3339 in UTC with microseconds and `Z`.
 fn timestamp(t: DateTime<Utc>) -> String {
@@ -1181,7 +1204,7 @@ async fn api_cancel(
     let standin = Arc::clone(&s);
     tokio::spawn(async move {
         for body in bodies {
-            if let Err(e) = standin.deliver(body).await {
+            if let Err(e) = standin.deliver_retrying(body).await {
                 tracing::warn!(error = %e, "Calendly stand-in: invitee.canceled not delivered");
             }
         }
@@ -1400,6 +1423,42 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("401"), "{err}");
         assert!(rx.recv().await.unwrap().is_err());
+    }
+
+    #[tokio::test]
+    async fn a_refused_asynchronous_delivery_is_retried_until_it_is_accepted() {
+        // A receiver that answers 503 twice (busy), then 200.
+        let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+        let refusals = Arc::new(std::sync::atomic::AtomicU32::new(2));
+        let app = Router::new().route(
+            "/webhook",
+            post(move |body: Bytes| {
+                let (tx, refusals) = (tx.clone(), Arc::clone(&refusals));
+                async move {
+                    if refusals
+                        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                        .is_ok()
+                    {
+                        return StatusCode::SERVICE_UNAVAILABLE;
+                    }
+                    let _ = tx.send(serde_json::from_slice(&body).unwrap());
+                    StatusCode::OK
+                }
+            }),
+        );
+        let (l, url) = listener().await;
+        serve(l, app).await;
+        let s = CalendlyStandIn::new(config(
+            "http://127.0.0.1:9/calendly-standin".into(),
+            format!("{url}/webhook"),
+        ));
+        let (_, body) = s
+            .record_booking("A", "a@example.com", None, future(2), false)
+            .unwrap();
+        s.deliver_retrying(body).await.unwrap();
+        let w = rx.try_recv().expect("delivered on the third try");
+        assert_eq!(w["event"], "invitee.created");
+        assert!(rx.try_recv().is_err(), "delivered once");
     }
 
     #[tokio::test]
