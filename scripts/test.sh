@@ -28,7 +28,22 @@ TEST_DATABASE=postgres cargo test --locked -p api --test api 2>&1 | tee -a "$log
 echo "== the real content: validation and internal links"
 cargo run --quiet --locked -p generator -- check
 
+echo "== end to end in headless Chromium: visitor, purchase, booking, admin, access, axe"
+command -v "${CHROMIUM:-chromium}" >/dev/null || {
+  echo "the browser tests need Chromium: apt-get install chromium (or set CHROMIUM=/path/to/it)" >&2
+  exit 1
+}
+cargo build --quiet --locked -p api -p generator # the binaries the tests start, as a developer would
+(
+  cd e2e
+  [ -d node_modules ] || npm install --no-audit --no-fund
+  rm -rf artifacts # screenshots of every step land here; the run leaves them behind
+  node --test --test-concurrency=1 tests/
+) 2>&1 | tee -a "$log"
+echo "screenshots: e2e/artifacts/"
+
 # One closing line for the whole run: the sum of every test binary's result line.
 awk '/^test result:/ { p += $4; f += $6 }
+     /^# (pass|fail) [0-9]+$/ { if ($2 == "pass") p += $3; else f += $3 }
      /^ +Tests +[0-9]/ { for (i = 2; i <= NF; i++) { if ($(i) ~ /^passed/) p += $(i-1); if ($(i) ~ /^failed/) f += $(i-1) } }
      END { printf "all: %d passed, %d failed\n", p, f }' "$log"
