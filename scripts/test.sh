@@ -33,7 +33,7 @@ command -v "${CHROMIUM:-chromium}" >/dev/null || {
   echo "the browser tests need Chromium: apt-get install chromium (or set CHROMIUM=/path/to/it)" >&2
   exit 1
 }
-cargo build --quiet --locked -p api -p generator # the binaries the tests start, as a developer would
+cargo build --quiet --locked -p generator # `site serve`, which the tests start as a developer would
 (
   cd e2e
   [ -d node_modules ] || npm install --no-audit --no-fund

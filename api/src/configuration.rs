@@ -90,19 +90,24 @@ pub struct Config {
     pub app_secret: Secret,
 }
 
-fn var(name: &str) -> Option<String> {
-    std::env::var(name)
-        .ok()
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-}
+/// Where configuration values come from: the process environment, or (for `site serve`) the
+/// environment with local defaults behind it. Empty values count as unset.
+struct Vars<'a>(&'a dyn Fn(&str) -> Option<String>);
 
-fn flag(name: &str, default: bool) -> anyhow::Result<bool> {
-    match var(name).as_deref() {
-        None => Ok(default),
-        Some("1" | "true" | "yes" | "on") => Ok(true),
-        Some("0" | "false" | "no" | "off") => Ok(false),
-        Some(other) => bail!("{name} must be true or false, not `{other}`"),
+impl Vars<'_> {
+    fn var(&self, name: &str) -> Option<String> {
+        (self.0)(name)
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    }
+
+    fn flag(&self, name: &str, default: bool) -> anyhow::Result<bool> {
+        match self.var(name).as_deref() {
+            None => Ok(default),
+            Some("1" | "true" | "yes" | "on") => Ok(true),
+            Some("0" | "false" | "no" | "off") => Ok(false),
+            Some(other) => bail!("{name} must be true or false, not `{other}`"),
+        }
     }
 }
 
@@ -110,21 +115,27 @@ impl Config {
     /// Reads the environment. Unset values have local-development defaults; production
     /// (`APP_ENV=production`) requires the ones that matter.
     pub fn from_env() -> anyhow::Result<Config> {
-        let environment = match var("APP_ENV").as_deref() {
+        Config::from_lookup(&|name| std::env::var(name).ok())
+    }
+
+    /// Like [`Config::from_env`], with the values `lookup` gives for each variable's name.
+    pub fn from_lookup(lookup: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Config> {
+        let v = Vars(lookup);
+        let environment = match v.var("APP_ENV").as_deref() {
             None | Some("development" | "dev" | "local") => Environment::Development,
             Some("production" | "prod") => Environment::Production,
             Some(other) => bail!("APP_ENV must be development or production, not `{other}`"),
         };
-        let port = match var("PORT") {
+        let port = match v.var("PORT") {
             Some(p) => p
                 .parse()
                 .with_context(|| format!("PORT must be a number, not `{p}`"))?,
             None => 8080,
         };
-        let smtp = match var("SMTP_HOST") {
+        let smtp = match v.var("SMTP_HOST") {
             None => None,
             Some(host) => {
-                let tls = match var("SMTP_TLS").as_deref() {
+                let tls = match v.var("SMTP_TLS").as_deref() {
                     None | Some("starttls") => SmtpTls::StartTls,
                     Some("implicit" | "tls") => SmtpTls::Implicit,
                     Some("none") => SmtpTls::None,
@@ -133,7 +144,7 @@ impl Config {
                     }
                 };
                 let default_port = if tls == SmtpTls::Implicit { 465 } else { 587 };
-                let port = match var("SMTP_PORT") {
+                let port = match v.var("SMTP_PORT") {
                     Some(p) => p
                         .parse()
                         .with_context(|| format!("SMTP_PORT must be a number, not `{p}`"))?,
@@ -143,8 +154,8 @@ impl Config {
                     host,
                     port,
                     tls,
-                    username: var("SMTP_USERNAME"),
-                    password: var("SMTP_PASSWORD").map(Secret::new),
+                    username: v.var("SMTP_USERNAME"),
+                    password: v.var("SMTP_PASSWORD").map(Secret::new),
                 })
             }
         };
@@ -152,13 +163,14 @@ impl Config {
             if smtp.is_none() {
                 bail!("SMTP_HOST is required in production (mail would otherwise go nowhere)");
             }
-            if var("PUBLIC_BASE_URL").is_none() {
+            if v.var("PUBLIC_BASE_URL").is_none() {
                 bail!("PUBLIC_BASE_URL is required in production (links in emails use it)");
             }
         }
-        let paytabs = match (var("PAYTABS_PROFILE_ID"), var("PAYTABS_SERVER_KEY")) {
+        let paytabs = match (v.var("PAYTABS_PROFILE_ID"), v.var("PAYTABS_SERVER_KEY")) {
             (Some(profile), Some(key)) => Some(crate::payments::paytabs::PayTabsConfig {
-                base_url: var("PAYTABS_BASE_URL")
+                base_url: v
+                    .var("PAYTABS_BASE_URL")
                     .unwrap_or_else(|| "https://secure-egypt.paytabs.com".into()),
                 profile_id: profile.parse().with_context(|| {
                     format!("PAYTABS_PROFILE_ID must be a number, not `{profile}`")
@@ -168,16 +180,17 @@ impl Config {
             (None, None) => None,
             _ => bail!("set both PAYTABS_PROFILE_ID and PAYTABS_SERVER_KEY, or neither"),
         };
-        let paytabs_standin = flag("PAYTABS_STANDIN", false)?;
+        let paytabs_standin = v.flag("PAYTABS_STANDIN", false)?;
         if paytabs_standin && environment == Environment::Production {
             bail!("PAYTABS_STANDIN is for development and tests; it cannot run in production");
         }
-        let calendly_standin = flag("CALENDLY_STANDIN", false)?;
+        let calendly_standin = v.flag("CALENDLY_STANDIN", false)?;
         if calendly_standin && environment == Environment::Production {
             bail!("CALENDLY_STANDIN is for development and tests; it cannot run in production");
         }
         let calendly = crate::scheduling::calendly::CalendlyConfig {
-            signing_keys: var("CALENDLY_SIGNING_KEYS")
+            signing_keys: v
+                .var("CALENDLY_SIGNING_KEYS")
                 .map(|v| {
                     v.split(',')
                         .map(|k| Secret::new(k.trim()))
@@ -185,17 +198,19 @@ impl Config {
                         .collect()
                 })
                 .unwrap_or_default(),
-            tolerance_seconds: match var("CALENDLY_WEBHOOK_TOLERANCE") {
+            tolerance_seconds: match v.var("CALENDLY_WEBHOOK_TOLERANCE") {
                 Some(v) => v.parse().with_context(|| {
                     format!("CALENDLY_WEBHOOK_TOLERANCE must be seconds, not `{v}`")
                 })?,
                 None => 180,
             },
-            api_base: var("CALENDLY_API_BASE").unwrap_or_else(|| "https://api.calendly.com".into()),
-            token: var("CALENDLY_TOKEN").map(Secret::new),
-            scheduling_url: var("CALENDLY_SCHEDULING_URL").unwrap_or_default(),
+            api_base: v
+                .var("CALENDLY_API_BASE")
+                .unwrap_or_else(|| "https://api.calendly.com".into()),
+            token: v.var("CALENDLY_TOKEN").map(Secret::new),
+            scheduling_url: v.var("CALENDLY_SCHEDULING_URL").unwrap_or_default(),
         };
-        let app_secret = match (var("APP_SECRET"), environment) {
+        let app_secret = match (v.var("APP_SECRET"), environment) {
             (Some(s), _) if s.len() >= 32 => Secret::new(s),
             (Some(_), _) => bail!("APP_SECRET must be at least 32 characters"),
             (None, Environment::Production) => {
@@ -205,36 +220,44 @@ impl Config {
                 Secret::new("development-only-secret-not-for-production-use")
             }
         };
-        let database_url = var("DATABASE_URL").unwrap_or_else(|| "sqlite://data/app.db".into());
+        let database_url = v
+            .var("DATABASE_URL")
+            .unwrap_or_else(|| "sqlite://data/app.db".into());
         Ok(Config {
             environment,
-            host: var("HOST").unwrap_or_else(|| "127.0.0.1".into()),
+            host: v.var("HOST").unwrap_or_else(|| "127.0.0.1".into()),
             port,
             database_url: Secret::new(database_url),
-            public_base_url: var("PUBLIC_BASE_URL")
+            public_base_url: v
+                .var("PUBLIC_BASE_URL")
                 .unwrap_or_else(|| "http://127.0.0.1:8000".into())
                 .trim_end_matches('/')
                 .to_string(),
-            extra_origins: var("ALLOWED_ORIGINS")
+            extra_origins: v
+                .var("ALLOWED_ORIGINS")
                 .map(|v| {
                     v.split(',')
                         .map(|o| o.trim().trim_end_matches('/').to_string())
                         .collect()
                 })
                 .unwrap_or_default(),
-            cookie_secure: flag("COOKIE_SECURE", true)?,
-            trust_proxy: flag("TRUST_PROXY", false)?,
+            cookie_secure: v.flag("COOKIE_SECURE", true)?,
+            trust_proxy: v.flag("TRUST_PROXY", false)?,
             smtp,
-            mail_from: var("MAIL_FROM").unwrap_or_else(|| "Coaching <no-reply@localhost>".into()),
-            mailbox_dir: var("MAILBOX_DIR")
+            mail_from: v
+                .var("MAIL_FROM")
+                .unwrap_or_else(|| "Coaching <no-reply@localhost>".into()),
+            mailbox_dir: v
+                .var("MAILBOX_DIR")
                 .map(PathBuf::from)
                 .unwrap_or_else(|| "data/mailbox".into()),
-            content_dir: var("CONTENT_DIR")
+            content_dir: v
+                .var("CONTENT_DIR")
                 .map(PathBuf::from)
                 .unwrap_or_else(|| "content".into()),
             session_idle: Duration::from_secs(60 * 60 * 24 * 7),
             session_absolute: Duration::from_secs(60 * 60 * 24 * 30),
-            rate_limits: flag("RATE_LIMITS", true)?,
+            rate_limits: v.flag("RATE_LIMITS", true)?,
             paytabs,
             paytabs_standin,
             calendly,

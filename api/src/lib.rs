@@ -10,6 +10,7 @@ pub mod domain;
 pub mod email;
 pub mod error;
 pub mod extract;
+pub mod local;
 pub mod openapi;
 pub mod payments;
 pub mod rate_limit;

@@ -5,7 +5,8 @@ use std::io::Read;
 use anyhow::Context;
 use api::configuration::Config;
 use api::db::Db;
-use api::domain::{Email, Password, hash_password, new_id, now};
+use api::domain::accounts::{Role, create_confirmed_user};
+use api::domain::{Email, Password, hash_password};
 use api::startup::Application;
 use clap::{Parser, Subcommand};
 
@@ -94,48 +95,17 @@ async fn run() -> anyhow::Result<()> {
             let hash = hash_password(&password).await?;
             let db = Db::connect(config.database_url.expose()).await?;
             db.migrate().await?;
-            create_admin(&db, &email, name.trim(), phone.as_deref(), &hash).await?;
+            create_confirmed_user(
+                &db,
+                &email,
+                name.trim(),
+                phone.as_deref(),
+                &hash,
+                Role::Admin,
+            )
+            .await?;
             println!("admin {email} created");
         }
     }
-    Ok(())
-}
-
-async fn create_admin(
-    db: &Db,
-    email: &Email,
-    name: &str,
-    phone: Option<&str>,
-    hash: &str,
-) -> anyhow::Result<()> {
-    let mut tx = db.pool.begin().await?;
-    let user_id = new_id();
-    let now = now();
-    sqlx::query("INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $4, $4)")
-        .bind(&user_id)
-        .bind(email.as_str())
-        .bind(hash)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| match api::db::violated_constraint(&e).as_deref() {
-            Some("users_email_key") => anyhow::anyhow!("a user with the email {email} already exists"),
-            _ => e.into(),
-        })?;
-    sqlx::query("INSERT INTO profiles (id, user_id, full_name, email, phone, role, created_at) VALUES ($1, $2, $3, $4, $5, 'admin', $6)")
-        .bind(new_id())
-        .bind(&user_id)
-        .bind(name)
-        .bind(email.as_str())
-        .bind(phone)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query("INSERT INTO client_accounts (user_id, updated_at) VALUES ($1, $2)")
-        .bind(&user_id)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
     Ok(())
 }

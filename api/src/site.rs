@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use anyhow::Context;
-use generator::content::model::Settings;
-use generator::content::yaml;
+use content_model::model::Settings;
+use content_model::yaml;
 
 #[derive(Debug, Clone)]
 pub struct SiteInfo {

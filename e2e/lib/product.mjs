@@ -1,7 +1,8 @@
-// Starts the whole product the way a developer runs it, on ports of its own: a real SMTP server
-// that keeps what it receives, the API on a fresh SQLite file with the PayTabs and Calendly
-// stand-ins, and `site serve` in front of it forwarding /api/* like Netlify does.
-import { spawn, execFileSync } from "node:child_process";
+// Starts the whole product with the README's first command, `site serve`, on a port of its own:
+// the site, and in the same process the API with the PayTabs and Calendly stand-ins and the
+// demo accounts, on a fresh SQLite file, with mail going to a real SMTP server of this harness
+// that keeps what it receives.
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,7 +13,8 @@ import { simpleParser } from "mailparser";
 const root = resolve(import.meta.dirname, "../..");
 const bin = process.env.E2E_BIN_DIR ?? join(root, "target/debug");
 
-export const ADMIN = { email: "admin@coach.example.com", password: "e2e-admin-2026", name: "Nadine Kamel" };
+/** The demo admin `site serve` creates on a new database (api/src/local.rs). */
+export const ADMIN = { email: "admin@coach.example.com", password: "demo-admin-2026", name: "Nadine Kamel" };
 
 async function freePort() {
   return new Promise((ok, fail) => {
@@ -99,62 +101,34 @@ function run(name, file, args, env, logs) {
 export async function startProduct() {
   const dir = mkdtempSync(join(tmpdir(), "coaching-e2e-"));
   const mail = await startMail();
-  const apiPort = await freePort();
-  const sitePort = await freePort();
-  const site = `http://127.0.0.1:${sitePort}`;
-  const api = `http://127.0.0.1:${apiPort}`;
+  const port = await freePort();
+  const site = `http://127.0.0.1:${port}`;
+  // Only what differs from a developer's run: a throwaway database and a real SMTP server.
   const env = {
     ...process.env,
-    APP_ENV: "development",
     DATABASE_URL: `sqlite://${dir}/app.db`,
-    PUBLIC_BASE_URL: site,
-    COOKIE_SECURE: "false",
     SMTP_HOST: "127.0.0.1",
     SMTP_PORT: String(mail.port),
     SMTP_TLS: "none",
-    MAIL_FROM: "Nadine Kamel Coaching <no-reply@coach.example.com>",
-    PAYTABS_STANDIN: "true",
-    PAYTABS_PROFILE_ID: "4242",
-    PAYTABS_SERVER_KEY: "SE2ETEST-STANDINKEY-NOTASECRET",
-    PAYTABS_BASE_URL: `${api}/paytabs-standin`,
-    CALENDLY_STANDIN: "true",
-    CALENDLY_SIGNING_KEYS: "e2e-calendly-signing-key",
-    CALENDLY_TOKEN: "e2e-calendly-token",
-    CALENDLY_API_BASE: `${api}/calendly-standin/api`,
-    CALENDLY_SCHEDULING_URL: `${api}/calendly-standin/book`,
-    APP_SECRET: "e2e-app-secret-e2e-app-secret-0123456789",
     RUST_LOG: process.env.RUST_LOG ?? "warn",
   };
   const logs = [];
-  execFileSync(join(bin, "api"), ["migrate"], { cwd: root, env, stdio: "ignore" });
-  execFileSync(
-    join(bin, "api"),
-    ["admin", "create", "--email", ADMIN.email, "--name", ADMIN.name],
-    { cwd: root, env, input: `${ADMIN.password}\n`, stdio: ["pipe", "ignore", "inherit"] },
-  );
-  const apiProcess = run("api", "api", ["serve", "--port", String(apiPort)], env, logs);
-  await waitForHttp(`${api}/api/health`, apiProcess, "the API");
-  const siteProcess = run(
-    "site",
-    "site",
-    ["serve", "--port", String(sitePort), "--api", `127.0.0.1:${apiPort}`],
-    env,
-    logs,
-  );
-  await waitForHttp(`${site}/`, siteProcess, "site serve");
+  const serve = run("site", "site", ["serve", "--port", String(port)], env, logs);
+  await waitForHttp(`${site}/api/health`, serve, "site serve");
   return {
     site,
-    api,
     mail,
     logs,
     async stop() {
-      for (const p of [siteProcess, apiProcess]) {
-        if (p.exitCode === null) {
-          p.kill("SIGTERM");
-          await new Promise((ok) => {
-            p.once("exit", ok);
-            setTimeout(ok, 5000);
-          });
+      if (serve.exitCode === null) {
+        serve.kill("SIGTERM"); // stops gracefully, as Ctrl+C does
+        const exited = await new Promise((ok) => {
+          serve.once("exit", () => ok(true));
+          setTimeout(() => ok(false), 10_000);
+        });
+        if (!exited) {
+          serve.kill("SIGKILL");
+          throw new Error(`site serve did not stop on SIGTERM within 10 s\n${logs.join("")}`);
         }
       }
       await mail.close();

@@ -6,12 +6,13 @@
 
 pub mod assets;
 pub mod content;
-pub mod diagnostics;
 pub mod islands;
 pub mod links;
 pub mod livereload;
 pub mod markdown;
 pub mod output;
+#[cfg(feature = "portal")]
+pub mod portal;
 pub mod render;
 pub mod scaffold;
 pub mod seo;
@@ -19,3 +20,5 @@ pub mod serve;
 pub mod site;
 pub mod templates;
 pub mod youtube;
+
+pub use content_model::diagnostics;

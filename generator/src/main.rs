@@ -41,19 +41,36 @@ enum Command {
         #[arg(long)]
         drafts: bool,
     },
-    /// Build the site, then serve it on localhost like production (clean URLs, netlify.toml
-    /// redirects, 404 page).
+    /// The whole product on localhost: build the site, start the API in this process (embedded
+    /// SQLite, payment and scheduling stand-ins, demo accounts), serve like production (clean
+    /// URLs, netlify.toml redirects and headers, /api/* forwarded), rebuild and reload on edits.
     Serve {
         #[arg(long, default_value_t = 8000)]
         port: u16,
         #[arg(long)]
         drafts: bool,
-        /// Forward /api/* to the API at this address (e.g. 127.0.0.1:8080), like production.
+        /// Forward /api/* to an API already running at this address (e.g. 127.0.0.1:8080)
+        /// instead of starting one in this process.
         #[arg(long)]
         api: Option<String>,
     },
     /// Create a content file with complete front matter.
     New { kind: scaffold::Kind, title: String },
+}
+
+/// Starts the API in this process and prints where everything is; `None` when this `site` was
+/// built without the `portal` feature (the site is then served alone).
+#[cfg(feature = "portal")]
+fn start_api(root: &std::path::Path, site: &str) -> anyhow::Result<Option<String>> {
+    let api = generator::portal::start_api(root, site)?;
+    println!("\n{}\n", api.summary);
+    Ok(Some(api.addr))
+}
+
+#[cfg(not(feature = "portal"))]
+fn start_api(_: &std::path::Path, _: &str) -> anyhow::Result<Option<String>> {
+    eprintln!("note: this `site` was built without the portal feature; /api/* is not served");
+    Ok(None)
 }
 
 fn main() -> ExitCode {
@@ -146,16 +163,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let listener = std::net::TcpListener::bind(("127.0.0.1", port)).with_context(|| {
                 format!("cannot listen on port {port}; is it in use? Try --port")
             })?;
-            println!(
-                "built {} pages; serving {} at {base_url} (Ctrl+C to stop)",
-                report.pages,
-                out.display()
-            );
-            let api = api.map(|a| {
-                a.trim_start_matches("http://")
-                    .trim_end_matches('/')
-                    .to_string()
-            });
+            println!("built {} pages into {}", report.pages, out.display());
+            let api = match api {
+                Some(a) => Some(
+                    a.trim_start_matches("http://")
+                        .trim_end_matches('/')
+                        .to_string(),
+                ),
+                None => start_api(&cli.root, &base_url)?,
+            };
+            println!("serving {base_url} (Ctrl+C to stop)");
             // Edit → rebuild → open browsers reload.
             let reloader = std::sync::Arc::new(livereload::Reloader::default());
             {

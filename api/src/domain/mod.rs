@@ -1,6 +1,7 @@
 //! Values parsed once at the boundary (`Email::parse`, `Password::parse`), ids, tokens and
 //! timestamps in the one format the database stores.
 
+pub mod accounts;
 pub mod credits;
 mod email;
 mod password;

@@ -203,7 +203,7 @@ pub fn purchase_receipt(
     order_id: &str,
     base_url: &str,
 ) -> OutgoingEmail {
-    let money = generator::content::model::Money(amount).display();
+    let money = content_model::model::Money(amount).display();
     let credits = if sessions == 1 {
         "1 session credit".to_string()
     } else {

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use generator::content::model::{Package, PackageType};
-use generator::content::yaml;
+use content_model::model::{Package, PackageType};
+use content_model::yaml;
 
 use crate::error::AppError;
 

@@ -86,7 +86,7 @@ fn number_or_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D
 
 /// `4500.5` or `"4,500.50"` → 450050 piastres.
 pub fn parse_amount(s: &str) -> Option<i64> {
-    generator::content::model::Money::parse(s)
+    content_model::model::Money::parse(s)
         .ok()
         .map(|m| m.minor())
 }

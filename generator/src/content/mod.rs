@@ -1,9 +1,9 @@
 //! Loading `content/` into a [`Library`]: every file parsed and validated, every problem
 //! collected. Nothing here renders or writes.
 
-pub mod model;
 mod validate;
-pub mod yaml;
+
+pub use content_model::{model, yaml};
 
 use std::fs;
 use std::path::{Path, PathBuf};
