@@ -136,6 +136,14 @@ test("the admin sees the stats, finds the client, cancels the session, and the c
   await admin.shot("admin-overview");
   await noAxeViolations(page, "/admin");
 
+  await page.getByRole("button", { name: "Add User" }).click();
+  const addUser = page.getByRole("dialog", { name: "Add User" });
+  await addUser.waitFor();
+  await admin.shot("admin-add-user");
+  await noAxeViolations(page, "the Add User dialog", '[role="dialog"]');
+  await page.keyboard.press("Escape");
+  await addUser.waitFor({ state: "hidden" });
+
   await page.getByPlaceholder("Search by name or email").fill("mona");
   const clients = page.getByRole("region", { name: "Clients table" });
   await clients.getByText(CLIENT.email).waitFor();
@@ -147,6 +155,13 @@ test("the admin sees the stats, finds the client, cancels the session, and the c
   const table = page.getByRole("region", { name: "Sessions table" });
   await table.getByText(CLIENT.name).first().waitFor();
   await admin.shot("admin-sessions");
+  await page.getByRole("button", { name: "Add Phone Booking" }).click();
+  const phoneBooking = page.getByRole("dialog", { name: "Add Phone Booking" });
+  await phoneBooking.waitFor();
+  await admin.shot("admin-phone-booking");
+  await noAxeViolations(page, "the Add Phone Booking dialog", '[role="dialog"]');
+  await page.keyboard.press("Escape");
+  await phoneBooking.waitFor({ state: "hidden" });
   await table.getByRole("button", { name: /^Cancel/ }).first().click();
   const confirm = page.getByRole("alertdialog").or(page.getByRole("dialog")).filter({ hasText: "Cancel this booking?" });
   await confirm.waitFor();
@@ -155,6 +170,13 @@ test("the admin sees the stats, finds the client, cancels the session, and the c
   await confirm.getByRole("button", { name: "Cancel Booking" }).click();
   await page.getByText("Booking Cancelled").first().waitFor();
   await admin.shot("admin-cancelled");
+
+  await page.getByRole("tab", { name: "Add Payment" }).click();
+  await page.getByRole("link", { name: /Add Payment/ }).last().click();
+  await page.waitForURL(`${product.site}/admin/add-payment`);
+  await page.getByRole("button", { name: /Add Payment|Record/ }).first().waitFor();
+  await admin.shot("admin-add-payment");
+  await noAxeViolations(page, "/admin/add-payment");
   assert.deepEqual(admin.problems, []);
   await admin.context.close();
 

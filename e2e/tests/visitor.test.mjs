@@ -3,6 +3,8 @@
 // the newsletter's double opt-in through a real SMTP server; a contact message.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { startProduct } from "../lib/product.mjs";
 import { axe, launch, visitor } from "../lib/browser.mjs";
 
@@ -151,5 +153,52 @@ test("a visitor sends a contact message and the coach receives it", async () => 
   assert.match(toCoach.text ?? "", /new leadership team/);
   assert.equal(toCoach.replyTo?.value[0]?.address, "omar.farouk@example.com");
   assert.deepEqual(v.problems, []);
+  await v.context.close();
+});
+
+test("the events photo gallery wraps at both ends, follows the arrow keys and closes with Escape", async () => {
+  const v = await visitor(browser, "events-gallery");
+  const { page } = v;
+  await page.goto(product.site + "/events", { waitUntil: "networkidle" });
+  await page.locator("[data-gallery-open]").first().click();
+  const gallery = page.locator("dialog[data-gallery][open]");
+  await gallery.waitFor();
+  const count = gallery.locator("[data-gallery-count]");
+  const total = (await count.innerText()).split("/")[1].trim();
+  assert.ok(Number(total) >= 5, "the past event has 5+ photos");
+  assert.equal(await count.innerText(), `1 / ${total}`);
+  await page.keyboard.press("ArrowLeft");
+  assert.equal(await count.innerText(), `${total} / ${total}`, "back from the first wraps to the last");
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await count.innerText(), `1 / ${total}`, "on from the last wraps to the first");
+  await gallery.getByRole("button", { name: "Next photo" }).click();
+  assert.equal(await count.innerText(), `2 / ${total}`);
+  await v.shot("gallery-open");
+  assert.deepEqual(await axe(page, "dialog[data-gallery][open]"), []);
+  await page.keyboard.press("Escape");
+  await gallery.waitFor({ state: "detached" }).catch(() => {});
+  assert.equal(await page.locator("dialog[data-gallery][open]").count(), 0, "Escape closes it");
+  assert.deepEqual(v.problems, []);
+  await v.context.close();
+});
+
+test("an edited Markdown file shows in the open browser without a manual reload", async (t) => {
+  const slug = "executive-presence-is-not-charisma";
+  const file = resolve(import.meta.dirname, `../../content/blog/${slug}.md`);
+  const original = readFileSync(file, "utf8");
+  const v = await visitor(browser, "live-reload");
+  const { page } = v;
+  await page.goto(`${product.site}/blog/${slug}`, { waitUntil: "load" });
+  const marker = `Edited while the page was open (${Date.now()}).`;
+  try {
+    const saved = Date.now();
+    writeFileSync(file, `${original.trimEnd()}\n\n${marker}\n`);
+    await page.getByText(marker).waitFor({ timeout: 15_000 });
+    t.diagnostic(`saved file → text in the browser: ${Date.now() - saved} ms`);
+    await v.shot("after-edit");
+  } finally {
+    writeFileSync(file, original);
+  }
+  await page.getByText(marker).waitFor({ state: "detached", timeout: 15_000 });
   await v.context.close();
 });
