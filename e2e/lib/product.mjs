@@ -11,7 +11,8 @@ import { SMTPServer } from "smtp-server";
 import { simpleParser } from "mailparser";
 
 const root = resolve(import.meta.dirname, "../..");
-const bin = process.env.E2E_BIN_DIR ?? join(root, "target/debug");
+// The binaries to test: target/debug by default; E2E_BIN_DIR (relative to where you run) for others.
+const bin = process.env.E2E_BIN_DIR ? resolve(process.env.E2E_BIN_DIR) : join(root, "target/debug");
 
 /** The demo admin `site serve` creates on a new database (api/src/local.rs). */
 export const ADMIN = { email: "admin@coach.example.com", password: "demo-admin-2026", name: "Nadine Kamel" };
@@ -75,6 +76,7 @@ async function startMail() {
 async function waitForHttp(url, child, name, ms = 120_000) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
+    if (child.spawnError) throw new Error(`${name} did not start: ${child.spawnError.message}`);
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     try {
       const r = await fetch(url);
@@ -93,6 +95,9 @@ function run(name, file, args, env, logs) {
     logs.push(`[${name}] ${chunk}`);
     if (logs.length > 400) logs.shift();
   };
+  child.on("error", (e) => {
+    child.spawnError = e;
+  });
   child.stdout.on("data", keep);
   child.stderr.on("data", keep);
   return child;

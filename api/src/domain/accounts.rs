@@ -2,6 +2,8 @@
 //! accounts of a local run. Their email counts as confirmed, since whoever runs the command
 //! typed it.
 
+use sqlx::AnyConnection;
+
 use super::{Email, new_id, now};
 use crate::db::Db;
 
@@ -20,7 +22,70 @@ impl Role {
     }
 }
 
-/// A user, their profile with `role`, and an empty client account, in one transaction.
+impl Role {
+    pub fn parse(s: &str) -> Option<Role> {
+        match s {
+            "admin" => Some(Role::Admin),
+            "client" => Some(Role::Client),
+            _ => None,
+        }
+    }
+}
+
+/// Who to create: every way in (sign-up, an admin's Add User, the command line, the demo
+/// accounts) makes the same three rows.
+pub struct NewUser<'a> {
+    pub email: &'a Email,
+    pub full_name: &'a str,
+    pub phone: Option<&'a str>,
+    pub password_hash: &'a str,
+    pub role: Role,
+    /// True when whoever created the account typed the email (the command line, demo accounts).
+    pub email_confirmed: bool,
+}
+
+/// Inserts the user, their profile and an empty client account on `conn` (inside the caller's
+/// transaction); the new user's id, or `None` when the email is taken (each caller words that
+/// differently).
+pub async fn insert_user(
+    conn: &mut AnyConnection,
+    user: &NewUser<'_>,
+) -> Result<Option<String>, sqlx::Error> {
+    let user_id = new_id();
+    let now = now();
+    let inserted = sqlx::query("INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)")
+        .bind(&user_id)
+        .bind(user.email.as_str())
+        .bind(user.password_hash)
+        .bind(user.email_confirmed.then_some(now.clone()))
+        .bind(&now)
+        .execute(&mut *conn)
+        .await;
+    if let Err(e) = inserted {
+        return match crate::db::violated_constraint(&e).as_deref() {
+            Some("users_email_key") => Ok(None),
+            _ => Err(e),
+        };
+    }
+    sqlx::query("INSERT INTO profiles (id, user_id, full_name, email, phone, role, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
+        .bind(new_id())
+        .bind(&user_id)
+        .bind(user.full_name)
+        .bind(user.email.as_str())
+        .bind(user.phone)
+        .bind(user.role.as_str())
+        .bind(&now)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("INSERT INTO client_accounts (user_id, updated_at) VALUES ($1, $2)")
+        .bind(&user_id)
+        .bind(&now)
+        .execute(&mut *conn)
+        .await?;
+    Ok(Some(user_id))
+}
+
+/// A user whose email counts as confirmed, in a transaction of its own.
 pub async fn create_confirmed_user(
     db: &Db,
     email: &Email,
@@ -30,34 +95,17 @@ pub async fn create_confirmed_user(
     role: Role,
 ) -> anyhow::Result<()> {
     let mut tx = db.pool.begin().await?;
-    let user_id = new_id();
-    let now = now();
-    sqlx::query("INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $4, $4)")
-        .bind(&user_id)
-        .bind(email.as_str())
-        .bind(password_hash)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| match crate::db::violated_constraint(&e).as_deref() {
-            Some("users_email_key") => anyhow::anyhow!("a user with the email {email} already exists"),
-            _ => e.into(),
-        })?;
-    sqlx::query("INSERT INTO profiles (id, user_id, full_name, email, phone, role, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-        .bind(new_id())
-        .bind(&user_id)
-        .bind(name)
-        .bind(email.as_str())
-        .bind(phone)
-        .bind(role.as_str())
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query("INSERT INTO client_accounts (user_id, updated_at) VALUES ($1, $2)")
-        .bind(&user_id)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
+    let user = NewUser {
+        email,
+        full_name: name,
+        phone,
+        password_hash,
+        role,
+        email_confirmed: true,
+    };
+    if insert_user(&mut tx, &user).await?.is_none() {
+        anyhow::bail!("a user with the email {email} already exists");
+    }
     tx.commit().await?;
     Ok(())
 }

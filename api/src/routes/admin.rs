@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::optional;
+use crate::domain::accounts::{NewUser, Role, insert_user};
 use crate::domain::credits::{self, Applied};
 use crate::domain::{Email, Password, hash_password, new_id, new_token, now, parse_ts, ts};
 use crate::email::{enqueue, templates};
@@ -209,7 +210,8 @@ pub async fn create_user(
         fields.insert("email".into(), "Invalid email address".into());
     }
     let role = optional(body.role).unwrap_or_else(|| "client".into());
-    if role != "client" && role != "admin" {
+    let role_kind = Role::parse(&role);
+    if role_kind.is_none() {
         fields.insert("role".into(), "Role must be admin or client".into());
     }
     let password = match Password::parse(body.password.as_deref().unwrap_or(""), "password") {
@@ -264,48 +266,29 @@ pub async fn create_user(
             fields,
         });
     }
-    let (email, password, day) = (
+    let (email, password, day, role_kind) = (
         email.expect("checked"),
         password.expect("checked"),
         day.expect("checked"),
+        role_kind.expect("checked"),
     );
     let hash = hash_password(&password).await?;
     let phone = optional(body.phone);
     let notes = optional(body.payment_notes);
-    let user_id = new_id();
     let now = now();
 
     let mut tx = state.db.pool.begin().await?;
-    let inserted = sqlx::query("INSERT INTO users (id, email, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)")
-        .bind(&user_id)
-        .bind(email.as_str())
-        .bind(&hash)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await;
-    if let Err(e) = inserted {
-        return Err(match crate::db::violated_constraint(&e).as_deref() {
-            Some("users_email_key") => AppError::Conflict(
-                "A user with this email address has already been registered".into(),
-            ),
-            _ => e.into(),
-        });
-    }
-    sqlx::query("INSERT INTO profiles (id, user_id, full_name, email, phone, role, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)")
-        .bind(new_id())
-        .bind(&user_id)
-        .bind(&full_name)
-        .bind(email.as_str())
-        .bind(&phone)
-        .bind(&role)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query("INSERT INTO client_accounts (user_id, updated_at) VALUES ($1, $2)")
-        .bind(&user_id)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
+    let new_user = NewUser {
+        email: &email,
+        full_name: &full_name,
+        phone: phone.as_deref(),
+        password_hash: &hash,
+        role: role_kind,
+        email_confirmed: false,
+    };
+    let user_id = insert_user(&mut tx, &new_user).await?.ok_or_else(|| {
+        AppError::Conflict("A user with this email address has already been registered".into())
+    })?;
     if role == "client" && credits > 0 {
         let payment_date = start_of_local_day(&state, day);
         if amount > 0.0 {

@@ -13,8 +13,9 @@ use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
 use super::{Status, optional};
+use crate::domain::accounts::{NewUser, Role, insert_user};
 use crate::domain::{
-    Email, Password, hash_password, hash_token, new_id, new_token, now, ts, verify_password,
+    Email, Password, hash_password, hash_token, new_token, now, ts, verify_password,
 };
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
@@ -218,35 +219,17 @@ pub async fn sign_up(
     let hash = hash_password(&password).await?;
 
     let mut tx = state.db.pool.begin().await?;
-    let user_id = new_id();
-    let now = now();
-    let inserted = sqlx::query("INSERT INTO users (id, email, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)")
-        .bind(&user_id)
-        .bind(email.as_str())
-        .bind(&hash)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await;
-    if let Err(e) = inserted {
-        return Err(match crate::db::violated_constraint(&e).as_deref() {
-            Some("users_email_key") => AppError::Conflict("User already registered".into()),
-            _ => e.into(),
-        });
-    }
-    sqlx::query("INSERT INTO profiles (id, user_id, full_name, email, phone, role, created_at) VALUES ($1, $2, $3, $4, $5, 'client', $6)")
-        .bind(new_id())
-        .bind(&user_id)
-        .bind(&full_name)
-        .bind(email.as_str())
-        .bind(&phone)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query("INSERT INTO client_accounts (user_id, updated_at) VALUES ($1, $2)")
-        .bind(&user_id)
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
+    let new_user = NewUser {
+        email: &email,
+        full_name: &full_name,
+        phone: phone.as_deref(),
+        password_hash: &hash,
+        role: Role::Client,
+        email_confirmed: false,
+    };
+    let user_id = insert_user(&mut tx, &new_user)
+        .await?
+        .ok_or_else(|| AppError::Conflict("User already registered".into()))?;
     let confirm = issue_token(
         &mut tx,
         &user_id,
