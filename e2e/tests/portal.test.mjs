@@ -33,6 +33,17 @@ async function signIn(page, who) {
   await panel.getByRole("button", { name: "Sign In", exact: true }).click();
 }
 
+/** Opens a dialog with its button, photographs it, checks it with axe, and closes it with Escape. */
+async function checkDialog(v, name, shot) {
+  await v.page.getByRole("button", { name }).click();
+  const dialog = v.page.getByRole("dialog", { name });
+  await dialog.waitFor();
+  await v.shot(shot);
+  await noAxeViolations(v.page, `the ${name} dialog`, '[role="dialog"]');
+  await v.page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+}
+
 async function noAxeViolations(page, where, context) {
   assert.deepEqual(await axe(page, context), [], `axe on ${where}`);
 }
@@ -136,13 +147,7 @@ test("the admin sees the stats, finds the client, cancels the session, and the c
   await admin.shot("admin-overview");
   await noAxeViolations(page, "/admin");
 
-  await page.getByRole("button", { name: "Add User" }).click();
-  const addUser = page.getByRole("dialog", { name: "Add User" });
-  await addUser.waitFor();
-  await admin.shot("admin-add-user");
-  await noAxeViolations(page, "the Add User dialog", '[role="dialog"]');
-  await page.keyboard.press("Escape");
-  await addUser.waitFor({ state: "hidden" });
+  await checkDialog(admin, "Add User", "admin-add-user");
 
   await page.getByPlaceholder("Search by name or email").fill("mona");
   const clients = page.getByRole("region", { name: "Clients table" });
@@ -155,13 +160,7 @@ test("the admin sees the stats, finds the client, cancels the session, and the c
   const table = page.getByRole("region", { name: "Sessions table" });
   await table.getByText(CLIENT.name).first().waitFor();
   await admin.shot("admin-sessions");
-  await page.getByRole("button", { name: "Add Phone Booking" }).click();
-  const phoneBooking = page.getByRole("dialog", { name: "Add Phone Booking" });
-  await phoneBooking.waitFor();
-  await admin.shot("admin-phone-booking");
-  await noAxeViolations(page, "the Add Phone Booking dialog", '[role="dialog"]');
-  await page.keyboard.press("Escape");
-  await phoneBooking.waitFor({ state: "hidden" });
+  await checkDialog(admin, "Add Phone Booking", "admin-phone-booking");
   await table.getByRole("button", { name: /^Cancel/ }).first().click();
   const confirm = page.getByRole("alertdialog").or(page.getByRole("dialog")).filter({ hasText: "Cancel this booking?" });
   await confirm.waitFor();

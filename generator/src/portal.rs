@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::sync::mpsc;
 
+use api::domain::accounts::Role;
 use api::local::{DEMO_ACCOUNTS, LocalApi};
 
 /// What `site serve` prints about the API it started.
@@ -79,7 +80,7 @@ fn summary(api: &LocalApi, site: &str) -> String {
             "  {:<10} {} / {}   ({note})",
             format!(
                 "{}:",
-                if account.role.as_str() == "admin" {
+                if account.role == Role::Admin {
                     "Admin"
                 } else {
                     "Client"

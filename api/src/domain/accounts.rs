@@ -20,9 +20,7 @@ impl Role {
             Role::Client => "client",
         }
     }
-}
 
-impl Role {
     pub fn parse(s: &str) -> Option<Role> {
         match s {
             "admin" => Some(Role::Admin),

@@ -596,19 +596,17 @@ impl CalendlyStandIn {
     /// refused or failed delivery is tried again with exponential back-off. Calendly keeps trying
     /// for 24 hours; the stand-in gives up after `DELIVERY_ATTEMPTS` (about 8 s of waiting).
     async fn deliver_retrying(&self, body: Vec<u8>) -> anyhow::Result<()> {
-        let mut wait = FIRST_RETRY_WAIT;
-        for attempt in 1.. {
+        let (mut attempt, mut wait) = (1, FIRST_RETRY_WAIT);
+        loop {
             match self.deliver(body.clone()).await {
-                Ok(()) => return Ok(()),
-                Err(e) if attempt >= DELIVERY_ATTEMPTS => return Err(e),
-                Err(e) => {
+                Err(e) if attempt < DELIVERY_ATTEMPTS => {
                     tracing::info!(attempt, error = %e, "Calendly stand-in: delivery failed, retrying");
                     tokio::time::sleep(wait).await;
-                    wait *= 2;
+                    (attempt, wait) = (attempt + 1, wait * 2);
                 }
+                result => return result,
             }
         }
-        unreachable!("the loop returns by the last attempt")
     }
 
     /// Sends both reschedule webhooks even if the first fails (Calendly's deliveries are
