@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 
 use crate::domain::{hash_token, parse_ts, ts};
 use crate::error::AppError;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub const SESSION_COOKIE: &str = "session";
 

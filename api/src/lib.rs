@@ -18,4 +18,5 @@ pub mod routes;
 pub mod scheduling;
 pub mod site;
 pub mod startup;
+pub mod state;
 pub mod telemetry;

@@ -7,7 +7,7 @@ use utoipa::OpenApi;
 use crate::routes::{
     admin, admin_payments, auth, contact, dashboard, health, newsletter, payments, webhooks,
 };
-use crate::startup::AppState;
+use crate::state::AppState;
 
 #[derive(OpenApi)]
 #[openapi(

@@ -21,23 +21,8 @@ use crate::error::AppError;
 use crate::rate_limit::RateLimiter;
 use crate::routes;
 use crate::site::SiteInfo;
+use crate::state::AppState;
 
-#[derive(Clone)]
-pub struct AppState {
-    pub db: Db,
-    pub config: Arc<Config>,
-    pub site: Arc<SiteInfo>,
-    pub limiter: Arc<RateLimiter>,
-    /// Wakes the email worker after a commit that queued mail.
-    pub mail_wake: Arc<Notify>,
-    pub paytabs: Option<crate::payments::paytabs::PayTabs>,
-    /// The local PayTabs, when PAYTABS_STANDIN is on.
-    pub paytabs_standin: Option<Arc<crate::payments::standin::StandIn>>,
-    /// Calendly's API (cancel an event, refresh a meeting link), when CALENDLY_TOKEN is set.
-    pub calendly: Option<crate::scheduling::calendly::Client>,
-    /// The local Calendly, when CALENDLY_STANDIN is on.
-    pub calendly_standin: Option<Arc<crate::scheduling::standin::CalendlyStandIn>>,
-}
 
 pub struct Application {
     listener: TcpListener,

@@ -10,7 +10,7 @@ use tokio::sync::Notify;
 
 use super::settle;
 use crate::domain::{now, ts};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// One pass; returns how many transactions it settled to a final state.
 pub async fn run_once(state: &AppState) -> anyhow::Result<usize> {

@@ -8,7 +8,7 @@ use super::paytabs::{Transaction, parse_amount};
 use crate::domain::credits::{self, Applied};
 use crate::domain::{new_id, now};
 use crate::email::{enqueue, templates};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {

@@ -19,7 +19,7 @@ use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson};
 use crate::scheduling::bookings::session_details;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -14,7 +14,7 @@ use crate::domain::credits::{self, Applied};
 use crate::domain::{new_id, now, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/admin/payments", post(add_payment))

@@ -21,7 +21,7 @@ use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AuthUser, ClientIp, MaybeAuthUser, SESSION_COOKIE};
 use crate::rate_limit::limits;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

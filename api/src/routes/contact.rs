@@ -16,7 +16,7 @@ use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, ClientIp};
 use crate::rate_limit::limits;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/contact", post(send_contact))

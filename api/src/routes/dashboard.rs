@@ -11,7 +11,7 @@ use crate::domain::now;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AuthUser};
 use crate::scheduling::calendly::client_reference;
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

@@ -9,7 +9,7 @@ use axum::routing::get;
 use crate::email::templates::escape;
 use crate::email::transport::Queued;
 use crate::error::{AppError, AppResult};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

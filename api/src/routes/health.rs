@@ -5,7 +5,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/health", get(health))

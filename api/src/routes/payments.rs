@@ -17,7 +17,7 @@ use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AuthUser, ClientIp};
 use crate::payments::paytabs::{self, CreateError, PageRequest, Transaction};
 use crate::payments::{catalogue, settle};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new()

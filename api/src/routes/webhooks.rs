@@ -9,7 +9,7 @@ use axum::{Json, Router};
 use super::Status;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::scheduling::{bookings, calendly};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/webhooks/calendly", post(calendly_webhook))

@@ -16,7 +16,7 @@ use super::calendly::verify_client_reference;
 use crate::domain::credits::{self, Applied};
 use crate::domain::{new_id, now, parse_ts, ts};
 use crate::email::{OutgoingEmail, enqueue, templates};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {

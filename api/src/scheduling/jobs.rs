@@ -11,7 +11,7 @@ use tokio::sync::Notify;
 use super::bookings::session_details;
 use crate::domain::{now, parse_ts, ts};
 use crate::email::{enqueue, templates};
-use crate::startup::AppState;
+use crate::state::AppState;
 
 /// Confirmed sessions whose end has passed → completed. Returns how many.
 pub async fn complete_past_sessions(state: &AppState) -> anyhow::Result<u64> {

@@ -294,7 +294,7 @@ pub struct TestApp {
     pub base: String,
     pub mail: MailServer,
     pub client: reqwest::Client,
-    pub state: api::startup::AppState,
+    pub state: api::state::AppState,
     pub database_url: String,
     _dir: tempfile::TempDir,
 }
