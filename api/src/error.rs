@@ -19,6 +19,15 @@ pub enum AppError {
     },
     #[error("{0}")]
     BadRequest(String),
+    /// 413: the body is larger than the API accepts.
+    #[error("The request body is too large")]
+    PayloadTooLarge,
+    /// 415: a body that is not JSON where JSON is required.
+    #[error("The request body must be JSON (Content-Type: application/json)")]
+    UnsupportedMediaType,
+    /// 405: the route exists, the method does not.
+    #[error("This method is not allowed on this route")]
+    MethodNotAllowed,
     #[error("{0}")]
     Unauthorized(String),
     #[error("{0}")]
@@ -59,6 +68,11 @@ impl AppError {
         match self {
             AppError::Validation { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "validation_error"),
             AppError::BadRequest(_) => (StatusCode::BAD_REQUEST, "bad_request"),
+            AppError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            AppError::UnsupportedMediaType => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
+            AppError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed"),
             AppError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
             AppError::Forbidden(_) => (StatusCode::FORBIDDEN, "forbidden"),
             AppError::NotFound(_) => (StatusCode::NOT_FOUND, "not_found"),
@@ -78,8 +92,9 @@ pub struct ErrorBody {
 
 #[derive(Serialize, ToSchema)]
 pub struct ErrorDetail {
-    /// Stable, machine-readable: `validation_error`, `unauthorized`, `forbidden`, `not_found`,
-    /// `conflict`, `rate_limited`, `bad_request`, `internal_error`.
+    /// Stable, machine-readable: `validation_error`, `bad_request`, `payload_too_large`,
+    /// `unsupported_media_type`, `method_not_allowed`, `unauthorized`, `forbidden`, `not_found`,
+    /// `conflict`, `rate_limited`, `provider_error`, `internal_error`.
     pub code: String,
     /// For people; the spec's wording where the spec has one.
     pub message: String,
@@ -120,3 +135,48 @@ impl IntoResponse for AppError {
 }
 
 pub type AppResult<T> = Result<T, AppError>;
+
+/// The safety net under every `/api` route: an error answer that something other than
+/// `AppError` produced (a layer, a rejection we do not map ourselves, a 405 with an empty body)
+/// is rewritten into the one error shape with the same status, so a client never has to parse
+/// two kinds of error.
+pub async fn one_error_shape(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let response = next.run(req).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json {
+        return response;
+    }
+    let error = match status {
+        StatusCode::METHOD_NOT_ALLOWED => AppError::MethodNotAllowed,
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::PayloadTooLarge,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => AppError::UnsupportedMediaType,
+        StatusCode::NOT_FOUND => AppError::NotFound("No such API route".into()),
+        StatusCode::UNAUTHORIZED => AppError::unauthenticated(),
+        StatusCode::FORBIDDEN => AppError::Forbidden("Forbidden".into()),
+        StatusCode::TOO_MANY_REQUESTS => AppError::RateLimited { retry_after: 60 },
+        s if s.is_server_error() => {
+            AppError::Internal(anyhow::anyhow!("a layer answered {s} without a body"))
+        }
+        _ => AppError::BadRequest("The request could not be understood".into()),
+    };
+    let mut shaped = error.into_response();
+    // Keep the status the layer chose (e.g. 408, 431) even where the variant maps elsewhere.
+    *shaped.status_mut() = status;
+    for name in [header::ALLOW, header::RETRY_AFTER] {
+        if let Some(v) = response.headers().get(&name) {
+            shaped.headers_mut().insert(name, v.clone());
+        }
+    }
+    shaped
+}

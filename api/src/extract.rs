@@ -1,37 +1,22 @@
 //! Extractors: who is asking (`AuthUser`, `AdminUser`, `MaybeAuthUser`), from where
-//! (`ClientIp`), and a JSON body that fails with the app's error shape (`AppJson`).
+//! (`ClientIp`), and what the request sends (`AppJson`, `AppQuery`, `AppPath`: see `input`).
 
 use std::net::{IpAddr, SocketAddr};
 
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request};
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header;
 use axum::http::request::Parts;
 use chrono::Utc;
-use serde::de::DeserializeOwned;
 
+use crate::domain::accounts::Role;
 use crate::domain::{hash_token, parse_ts, ts};
 use crate::error::AppError;
 use crate::state::AppState;
 
+mod input;
+pub use input::{AppJson, AppPath, AppQuery, MAX_TEXT_CHARS, refused_text, text_problem};
+
 pub const SESSION_COOKIE: &str = "session";
-
-/// A JSON body. Anything else (no body, wrong content type, bad JSON, a missing field) is a
-/// 400 in the one error shape; requiring JSON is also half of the CSRF defence.
-pub struct AppJson<T>(pub T);
-
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
-    type Rejection = AppError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(AppJson(v)),
-            Err(rejection) => Err(AppError::BadRequest(format!(
-                "The request body must be JSON of the expected shape ({})",
-                rejection.body_text()
-            ))),
-        }
-    }
-}
 
 /// The client's address: the peer, or the first `X-Forwarded-For` hop behind a trusted proxy.
 #[derive(Debug, Clone)]
@@ -69,14 +54,14 @@ pub struct AuthUser {
     pub email: String,
     pub full_name: String,
     pub phone: Option<String>,
-    pub role: String,
+    pub role: Role,
     pub session_id: String,
     pub email_confirmed: bool,
 }
 
 impl AuthUser {
     pub fn is_admin(&self) -> bool {
-        self.role == "admin"
+        self.role == Role::Admin
     }
 }
 
@@ -93,17 +78,19 @@ pub fn session_token(parts: &Parts) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-type SessionRow = (
-    String,
-    String,
-    String,
-    Option<String>,
-    String,
-    Option<String>,
-    String,
-    String,
-    String,
-);
+#[derive(sqlx::FromRow)]
+struct SessionRow {
+    user_id: String,
+    email: String,
+    full_name: String,
+    phone: Option<String>,
+    #[sqlx(try_from = "String")]
+    role: Role,
+    email_confirmed_at: Option<String>,
+    idle_expires_at: String,
+    expires_at: String,
+    last_seen_at: String,
+}
 
 /// Looks the session up, enforces idle and absolute expiry, and slides the idle expiry.
 pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUser>, AppError> {
@@ -119,14 +106,13 @@ pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUs
     .bind(&id)
     .fetch_optional(&state.db.pool)
     .await?;
-    let Some((user_id, email, full_name, phone, role, confirmed, idle_expires, expires, last_seen)) =
-        row
-    else {
+    let Some(row) = row else {
         return Ok(None);
     };
+    let (expires, idle_expires) = (&row.expires_at, &row.idle_expires_at);
     let now = Utc::now();
     let now_ts = ts(now);
-    if now_ts >= idle_expires || now_ts >= expires {
+    if now_ts >= *idle_expires || now_ts >= *expires {
         sqlx::query("DELETE FROM sessions WHERE id = $1")
             .bind(&id)
             .execute(&state.db.pool)
@@ -134,10 +120,10 @@ pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUs
         return Ok(None);
     }
     // Slide the idle expiry at most once a minute, not on every request.
-    if parse_ts(&last_seen).is_none_or(|t| (now - t).num_seconds() >= 60) {
+    if parse_ts(&row.last_seen_at).is_none_or(|t| (now - t).num_seconds() >= 60) {
         let idle =
             ts(now + chrono::Duration::from_std(state.config.session_idle).unwrap_or_default());
-        let idle = if idle > expires {
+        let idle = if idle > *expires {
             expires.clone()
         } else {
             idle
@@ -150,13 +136,13 @@ pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUs
             .await?;
     }
     Ok(Some(AuthUser {
-        user_id,
-        email,
-        full_name,
-        phone,
-        role,
+        user_id: row.user_id,
+        email: row.email,
+        full_name: row.full_name,
+        phone: row.phone,
+        role: row.role,
         session_id: id,
-        email_confirmed: confirmed.is_some(),
+        email_confirmed: row.email_confirmed_at.is_some(),
     }))
 }
 

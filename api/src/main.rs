@@ -32,6 +32,18 @@ enum Command {
         #[command(subcommand)]
         command: AdminCommand,
     },
+    /// Check the credit ledger.
+    Ledger {
+        #[command(subcommand)]
+        command: LedgerCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum LedgerCommand {
+    /// Recompute every account from the ledger; exit non-zero, naming the accounts, on any
+    /// difference from the stored totals.
+    Verify,
 }
 
 #[derive(Subcommand)]
@@ -105,6 +117,29 @@ async fn run() -> anyhow::Result<()> {
             )
             .await?;
             println!("admin {email} created");
+        }
+        Command::Ledger {
+            command: LedgerCommand::Verify,
+        } => {
+            let db = Db::connect(config.database_url.expose()).await?;
+            let mismatches = api::domain::credits::verify(&db.pool).await?;
+            for m in &mismatches {
+                println!(
+                    "account {}: totals {}/{} used, {} available; the ledger says {}/{} used",
+                    m.user_id,
+                    m.used_credits,
+                    m.total_credits,
+                    m.available_credits,
+                    m.ledger_used,
+                    m.ledger_total
+                );
+            }
+            anyhow::ensure!(
+                mismatches.is_empty(),
+                "{} account(s) differ from the ledger",
+                mismatches.len()
+            );
+            println!("ledger verified: every account equals its ledger");
         }
     }
     Ok(())

@@ -23,7 +23,6 @@ use crate::routes;
 use crate::site::SiteInfo;
 use crate::state::AppState;
 
-
 pub struct Application {
     listener: TcpListener,
     router: Router,
@@ -172,7 +171,6 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::contact::router())
         .merge(routes::newsletter::router())
         .merge(routes::payments::router())
-        .merge(routes::admin_payments::router())
         .merge(routes::webhooks::router())
         .merge(routes::dashboard::router())
         .merge(routes::admin::router())
@@ -182,7 +180,10 @@ pub fn router(state: AppState) -> Router {
     }
     let standin = state.paytabs_standin.clone();
     let calendly_standin = state.calendly_standin.clone();
-    let app = app.fallback(|| async { AppError::NotFound("No such API route".into()) })
+    let app = app
+        .fallback(|| async { AppError::NotFound("No such API route".into()) })
+        .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })
+        .layer(middleware::from_fn(crate::error::one_error_shape))
         .layer(middleware::from_fn_with_state(state.clone(), same_origin_only))
         // Log the path only: query strings carry emailed tokens.
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<Body>| {

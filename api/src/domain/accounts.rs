@@ -7,7 +7,11 @@ use sqlx::AnyConnection;
 use super::{Email, new_id, now};
 use crate::db::Db;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Who a user is to the portal. Stored as `admin` / `client`; compared only as this enum.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     Admin,
     Client,
@@ -27,6 +31,14 @@ impl Role {
             "client" => Some(Role::Client),
             _ => None,
         }
+    }
+}
+
+impl TryFrom<String> for Role {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<Role, String> {
+        Role::parse(&s).ok_or_else(|| format!("`{s}` is not a role"))
     }
 }
 

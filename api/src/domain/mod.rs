@@ -4,10 +4,17 @@
 pub mod accounts;
 pub mod credits;
 mod email;
+pub mod money;
 mod password;
+pub mod payments;
+pub mod status;
+pub mod text;
 
 pub use email::Email;
+pub use money::{AmountInput, Money, MoneyView};
 pub use password::{Password, hash_password, verify_password};
+pub use status::{BookingSource, BookingStatus, PaymentStatus};
+pub use text::{Notes, PersonName, Phone, RecordId, SearchTerm};
 
 use base64::Engine;
 use chrono::{DateTime, Utc};

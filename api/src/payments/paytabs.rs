@@ -132,7 +132,7 @@ impl PayTabs {
             "tran_class": "ecom",
             "cart_id": r.cart_id,
             "cart_currency": r.currency,
-            "cart_amount": format_amount(r.amount).parse::<f64>().unwrap_or_default(),
+            "cart_amount": format_amount(r.amount).parse::<serde_json::Number>().ok(),
             "cart_description": r.description,
             "paypage_lang": "en",
             "customer_details": {

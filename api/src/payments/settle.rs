@@ -5,8 +5,10 @@
 use serde_json::Value;
 
 use super::paytabs::{Transaction, parse_amount};
-use crate::domain::credits::{self, Applied};
-use crate::domain::{new_id, now};
+use crate::domain::credits::Applied;
+use crate::domain::now;
+use crate::domain::payments::{OnlinePurchase, record_online_purchase};
+use crate::domain::{Money, PaymentStatus};
 use crate::email::{enqueue, templates};
 use crate::state::AppState;
 
@@ -21,24 +23,27 @@ pub enum Outcome {
     Flagged(String),
 }
 
-type Row = (
-    String,
-    String,
-    String,
-    i64,
-    i64,
-    String,
-    Option<String>,
-    String,
-    String,
-);
+/// The order a notification is about, locked until it is settled.
+#[derive(sqlx::FromRow)]
+struct Order {
+    id: String,
+    client_id: String,
+    #[sqlx(try_from = "String")]
+    status: PaymentStatus,
+    amount: i64,
+    sessions_purchased: i64,
+    currency: String,
+    credited_at: Option<String>,
+    package_id: String,
+    customer_email: String,
+}
 
 /// Maps PayTabs' status letter to ours (integrations.md §1.6).
-fn status_for(letter: &str) -> &'static str {
+fn status_for(letter: &str) -> PaymentStatus {
     match letter {
-        "A" => "completed",
-        "H" | "P" => "pending",
-        _ => "failed",
+        "A" => PaymentStatus::Completed,
+        "H" | "P" => PaymentStatus::Pending,
+        _ => PaymentStatus::Failed,
     }
 }
 
@@ -49,27 +54,27 @@ pub async fn apply(
 ) -> anyhow::Result<Outcome> {
     let lock = state.db.backend.for_update();
     let mut db_tx = state.db.pool.begin().await?;
-    let row: Option<Row> = sqlx::query_as(&format!(
+    let row: Option<Order> = sqlx::query_as(&format!(
         "SELECT id, client_id, status, amount, sessions_purchased, currency, credited_at, package_id, customer_email
            FROM payment_transactions WHERE cart_id = $1{lock}"
     ))
     .bind(&tx_result.cart_id)
     .fetch_optional(&mut *db_tx)
     .await?;
-    let Some((
+    let Some(order) = row else {
+        return Ok(Outcome::UnknownCart);
+    };
+    let Order {
         id,
         client_id,
         status,
         amount,
-        sessions,
+        sessions_purchased: sessions,
         currency,
         credited_at,
         package_id,
         customer_email,
-    )) = row
-    else {
-        return Ok(Outcome::UnknownCart);
-    };
+    } = order;
     let letter = tx_result
         .payment_result
         .response_status
@@ -79,13 +84,13 @@ pub async fn apply(
     let payload_text = payload.to_string();
 
     // A completed purchase never goes back: later notifications are recorded, nothing else.
-    if credited_at.is_some() || status == "completed" {
+    if credited_at.is_some() || status == PaymentStatus::Completed {
         return Ok(Outcome::Completed);
     }
     let mut outcome = match status_for(&letter) {
-        "completed" => Outcome::Completed,
-        "pending" => Outcome::Pending,
-        _ => Outcome::Failed,
+        PaymentStatus::Completed => Outcome::Completed,
+        PaymentStatus::Pending => Outcome::Pending,
+        PaymentStatus::Failed => Outcome::Failed,
     };
     if outcome == Outcome::Completed {
         let paid = tx_result
@@ -136,30 +141,24 @@ pub async fn apply(
             db_tx.commit().await?;
             return Ok(Outcome::Flagged(reason));
         }
-        let applied = credits::add_purchased(
+        let applied = record_online_purchase(
             &mut db_tx,
-            &client_id,
-            sessions,
-            credits::Kind::Purchase,
-            &format!("paytabs:{}", tx_result.tran_ref),
-            &now,
+            state.db.backend,
+            &OnlinePurchase {
+                client_id: &client_id,
+                amount: Money(amount),
+                currency: &currency,
+                sessions,
+                paid_at: &now,
+                tran_ref: &tx_result.tran_ref,
+                package_id: &package_id,
+            },
         )
         .await?;
+        if applied == Applied::NoAccount {
+            anyhow::bail!("the paying client {client_id} has no account");
+        }
         if applied == Applied::Yes {
-            sqlx::query(
-                "INSERT INTO payment_records (id, client_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, notes, recorded_by, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, 'card', $7, $8, NULL, $6)",
-            )
-            .bind(new_id())
-            .bind(&client_id)
-            .bind(amount)
-            .bind(&currency)
-            .bind(sessions)
-            .bind(&now)
-            .bind(&tx_result.tran_ref)
-            .bind(format!("Online purchase, package {package_id}"))
-            .execute(&mut *db_tx)
-            .await?;
             let name: Option<String> =
                 sqlx::query_scalar("SELECT full_name FROM profiles WHERE user_id = $1")
                     .bind(&client_id)
@@ -190,16 +189,16 @@ pub async fn apply(
         }
     }
     let new_status = match outcome {
-        Outcome::Completed => "completed",
-        Outcome::Pending => "pending",
-        _ => "failed",
+        Outcome::Completed => PaymentStatus::Completed,
+        Outcome::Pending => PaymentStatus::Pending,
+        _ => PaymentStatus::Failed,
     };
-    let credited = (new_status == "completed").then_some(now.clone());
+    let credited = (new_status == PaymentStatus::Completed).then_some(now.clone());
     sqlx::query(
         "UPDATE payment_transactions SET status = $1, provider_status = $2, tran_ref = COALESCE(tran_ref, $3), provider_payload = $4,
                 credited_at = COALESCE(credited_at, $5), updated_at = $6 WHERE id = $7",
     )
-    .bind(new_status)
+    .bind(new_status.as_str())
     .bind(&letter)
     .bind(&tx_result.tran_ref)
     .bind(&payload_text)

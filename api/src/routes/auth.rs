@@ -2,7 +2,7 @@
 //! password reset and change. Messages follow spec §5 and §8; nothing reveals whether an
 //! email has an account, except sign-up itself (it must refuse a taken address).
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -15,11 +15,12 @@ use utoipa::ToSchema;
 use super::{Status, optional};
 use crate::domain::accounts::{NewUser, Role, insert_user};
 use crate::domain::{
-    Email, Password, hash_password, hash_token, new_token, now, ts, verify_password,
+    Email, Password, PersonName, Phone, hash_password, hash_token, new_token, now, ts,
+    verify_password,
 };
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::extract::{AppJson, AuthUser, ClientIp, MaybeAuthUser, SESSION_COOKIE};
+use crate::extract::{AppJson, AppQuery, AuthUser, ClientIp, MaybeAuthUser, SESSION_COOKIE};
 use crate::rate_limit::limits;
 use crate::state::AppState;
 
@@ -54,20 +55,19 @@ pub struct ProfileView {
     pub full_name: String,
     pub email: String,
     pub phone: Option<String>,
-    /// `admin` or `client`.
-    pub role: String,
+    pub role: Role,
 }
 
 /// The signed-in user and their profile.
 #[derive(Serialize, ToSchema)]
-pub struct SessionView {
+pub struct AuthSessionView {
     pub user: UserView,
     pub profile: ProfileView,
 }
 
-impl From<&AuthUser> for SessionView {
-    fn from(u: &AuthUser) -> SessionView {
-        SessionView {
+impl From<&AuthUser> for AuthSessionView {
+    fn from(u: &AuthUser) -> AuthSessionView {
+        AuthSessionView {
             user: UserView {
                 id: u.user_id.clone(),
                 email: u.email.clone(),
@@ -78,7 +78,7 @@ impl From<&AuthUser> for SessionView {
                 full_name: u.full_name.clone(),
                 email: u.email.clone(),
                 phone: u.phone.clone(),
-                role: u.role.clone(),
+                role: u.role,
             },
         }
     }
@@ -136,7 +136,7 @@ async fn signed_in(state: &AppState, token: &str, status: StatusCode) -> AppResu
         .await?
         .ok_or_else(|| anyhow::anyhow!("new session not found"))?;
     let max_age = state.config.session_absolute.as_secs() as i64;
-    let mut response = (status, Json(SessionView::from(&user))).into_response();
+    let mut response = (status, Json(AuthSessionView::from(&user))).into_response();
     response
         .headers_mut()
         .insert(header::SET_COOKIE, cookie(state, token, max_age));
@@ -192,7 +192,7 @@ pub struct SignUp {
 /// Creates a client account (user, profile with role client, empty credit account), signs the
 /// browser in and emails a confirmation link.
 #[utoipa::path(post, path = "/api/auth/sign-up", tag = "auth", request_body = SignUp,
-    responses((status = 201, body = SessionView, description = "Signed in; the session cookie is set"),
+    responses((status = 201, body = AuthSessionView, description = "Signed in; the session cookie is set"),
               (status = 400, body = ErrorBody), (status = 409, body = ErrorBody, description = "User already registered"),
               (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn sign_up(
@@ -204,25 +204,21 @@ pub async fn sign_up(
     state.limiter.check("sign_up_ip", &ip, limits::SIGN_UP_IP)?;
     let full_name = optional(body.full_name)
         .ok_or_else(|| AppError::field("full_name", "Full name is required"))?;
-    if full_name.chars().count() < 2 {
-        return Err(AppError::field(
-            "full_name",
-            "Full name must be at least 2 characters",
-        ));
-    }
+    let full_name = PersonName::parse("full_name", Some(&full_name))?;
+    let full_name = full_name.as_str();
     let raw_email =
         optional(body.email).ok_or_else(|| AppError::field("email", "Email is required"))?;
     let email = Email::parse(&raw_email)
         .ok_or_else(|| AppError::field("email", "Invalid email address"))?;
     let password = Password::parse(body.password.as_deref().unwrap_or(""), "password")?;
-    let phone = optional(body.phone);
+    let phone = Phone::parse_optional("phone", body.phone.as_deref())?;
     let hash = hash_password(&password).await?;
 
     let mut tx = state.db.pool.begin().await?;
     let new_user = NewUser {
         email: &email,
-        full_name: &full_name,
-        phone: phone.as_deref(),
+        full_name,
+        phone: phone.as_ref().map(Phone::as_str),
         password_hash: &hash,
         role: Role::Client,
         email_confirmed: false,
@@ -243,7 +239,7 @@ pub async fn sign_up(
     );
     enqueue(
         &mut tx,
-        &templates::email_confirmation(&state.site.name, email.as_str(), &full_name, &link),
+        &templates::email_confirmation(&state.site.name, email.as_str(), full_name, &link),
     )
     .await?;
     let token = create_session(&state, &mut tx, &user_id, &headers, &ip).await?;
@@ -261,7 +257,7 @@ pub struct SignIn {
 
 /// Signs in with email and password. Wrong email and wrong password get the same answer.
 #[utoipa::path(post, path = "/api/auth/sign-in", tag = "auth", request_body = SignIn,
-    responses((status = 200, body = SessionView, description = "Signed in; the session cookie is set"),
+    responses((status = 200, body = AuthSessionView, description = "Signed in; the session cookie is set"),
               (status = 400, body = ErrorBody, description = "Invalid login credentials"),
               (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn sign_in(
@@ -329,9 +325,9 @@ pub async fn sign_out(
 
 /// The current user and profile (with role), or 401.
 #[utoipa::path(get, path = "/api/auth/session", tag = "auth",
-    responses((status = 200, body = SessionView), (status = 401, body = ErrorBody)))]
-pub async fn session(user: AuthUser) -> Json<SessionView> {
-    Json(SessionView::from(&user))
+    responses((status = 200, body = AuthSessionView), (status = 401, body = ErrorBody)))]
+pub async fn session(user: AuthUser) -> Json<AuthSessionView> {
+    Json(AuthSessionView::from(&user))
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -344,7 +340,7 @@ pub struct TokenQuery {
     responses((status = 303, description = "To /auth?confirmed=1, or /auth?confirm_error=1 for an invalid or used link")))]
 pub async fn confirm_email(
     State(state): State<AppState>,
-    Query(q): Query<TokenQuery>,
+    AppQuery(q): AppQuery<TokenQuery>,
 ) -> AppResult<Redirect> {
     let base = &state.config.public_base_url;
     let Some(token) = q.token.filter(|t| !t.is_empty()) else {
@@ -427,7 +423,7 @@ pub struct ResetConfirm {
 
 /// Sets a new password with the emailed token, ends every other session and signs in.
 #[utoipa::path(post, path = "/api/auth/password-reset/confirm", tag = "auth", request_body = ResetConfirm,
-    responses((status = 200, body = SessionView), (status = 400, body = ErrorBody, description = "Invalid or expired link"), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = AuthSessionView), (status = 400, body = ErrorBody, description = "Invalid or expired link"), (status = 422, body = ErrorBody)))]
 pub async fn confirm_password_reset(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,

@@ -11,7 +11,8 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::{Status, optional};
-use crate::domain::{Email, new_id, now};
+use crate::domain::text::short_text;
+use crate::domain::{Email, Notes, Phone, new_id, now};
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, ClientIp};
@@ -101,13 +102,15 @@ pub async fn send_contact(
         tracing::info!(ip, "contact form honeypot filled; dropped");
         return Ok(ok);
     }
-    let company = optional(form.company);
+    let phone = Phone::parse_optional("phone", phone.as_deref())?.map(|p| p.as_str().to_string());
+    let company = short_text("company", form.company.as_deref(), 200)?;
     let interested_in = if discovery_call {
-        optional(form.interested_in)
+        short_text("interested_in", form.interested_in.as_deref(), 200)?
     } else {
         None
     };
-    let objective = optional(form.objective);
+    let objective = Notes::parse_optional("objective", form.objective.as_deref(), 2_000)?
+        .map(|n| n.as_str().to_string());
 
     let details = templates::ContactDetails {
         name: &name,

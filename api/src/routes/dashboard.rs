@@ -1,15 +1,16 @@
 //! The client's own data: the dashboard (credits, upcoming sessions, payments), the payment
 //! history preference (the only change a client makes), and the booking page's data.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::routing::{get, put};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::domain::now;
+use crate::domain::accounts::Role;
+use crate::domain::{BookingStatus, MoneyView, now};
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::extract::{AppJson, AuthUser};
+use crate::extract::{AppJson, AppQuery, AuthUser};
 use crate::scheduling::calendly::client_reference;
 use crate::state::AppState;
 
@@ -31,30 +32,55 @@ pub struct AccountView {
     show_payment_history: bool,
 }
 
-#[derive(Serialize, ToSchema)]
+/// One of the client's sessions.
+#[derive(Serialize, ToSchema, sqlx::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
     id: String,
     session_date: String,
     session_end: Option<String>,
-    /// confirmed, completed, cancelled, no_show or pending.
-    status: String,
+    #[sqlx(try_from = "String")]
+    status: BookingStatus,
     session_notes: Option<String>,
     google_meet_link: Option<String>,
     cancel_url: Option<String>,
     reschedule_url: Option<String>,
 }
 
+/// One line of the client's payment history.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PaymentRecordView {
     id: String,
-    amount: f64,
+    amount: MoneyView,
+    sessions_purchased: i64,
+    payment_date: String,
+    payment_method: String,
+    reference_number: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct PaymentRow {
+    id: String,
+    amount: i64,
     currency: String,
     sessions_purchased: i64,
     payment_date: String,
     payment_method: String,
     reference_number: Option<String>,
+}
+
+impl From<PaymentRow> for PaymentRecordView {
+    fn from(r: PaymentRow) -> PaymentRecordView {
+        PaymentRecordView {
+            id: r.id,
+            amount: MoneyView::new(r.amount, &r.currency),
+            sessions_purchased: r.sessions_purchased,
+            payment_date: r.payment_date,
+            payment_method: r.payment_method,
+            reference_number: r.reference_number,
+        }
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -63,7 +89,7 @@ pub struct DashboardView {
     full_name: String,
     email: String,
     phone: Option<String>,
-    role: String,
+    role: Role,
     account: AccountView,
     /// Sessions at or after now, oldest first, filtered by `status`.
     upcoming_sessions: Vec<SessionView>,
@@ -79,64 +105,81 @@ pub struct DashboardQuery {
     status: Option<String>,
 }
 
-type PaymentRow = (String, i64, String, i64, String, String, Option<String>);
-type SessionRow = (
-    String,
-    String,
-    Option<String>,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-);
+#[derive(sqlx::FromRow)]
+struct AccountRow {
+    available_credits: i64,
+    total_credits: i64,
+    used_credits: i64,
+    last_payment_date: Option<String>,
+    show_payment_history: i64,
+}
 
 pub async fn account(state: &AppState, user_id: &str) -> AppResult<AccountView> {
-    let row: Option<(i64, i64, i64, Option<String>, i64)> = sqlx::query_as(
+    let row: Option<AccountRow> = sqlx::query_as(
         "SELECT available_credits, total_credits, used_credits, last_payment_date, show_payment_history FROM client_accounts WHERE user_id = $1",
     )
     .bind(user_id)
     .fetch_optional(&state.db.pool)
     .await?;
-    let (available, total, used, last, show) = row.unwrap_or((0, 0, 0, None, 1));
-    let completed: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM bookings WHERE client_id = $1 AND status = 'completed'",
-    )
-    .bind(user_id)
-    .fetch_one(&state.db.pool)
-    .await?;
+    let row = row.unwrap_or(AccountRow {
+        available_credits: 0,
+        total_credits: 0,
+        used_credits: 0,
+        last_payment_date: None,
+        show_payment_history: 1,
+    });
+    let completed: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM bookings WHERE client_id = $1 AND status = $2")
+            .bind(user_id)
+            .bind(BookingStatus::Completed.as_str())
+            .fetch_one(&state.db.pool)
+            .await?;
     Ok(AccountView {
-        available_credits: available,
-        total_credits: total,
-        used_credits: used,
+        available_credits: row.available_credits,
+        total_credits: row.total_credits,
+        used_credits: row.used_credits,
         sessions_completed: completed,
-        last_payment_date: last,
-        show_payment_history: show == 1,
+        last_payment_date: row.last_payment_date,
+        show_payment_history: row.show_payment_history == 1,
     })
 }
 
 #[utoipa::path(get, path = "/api/dashboard", tag = "client", params(DashboardQuery),
-    responses((status = 200, body = DashboardView), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = DashboardView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 422, body = ErrorBody)))]
 pub async fn dashboard(
     State(state): State<AppState>,
     user: AuthUser,
-    Query(q): Query<DashboardQuery>,
+    AppQuery(q): AppQuery<DashboardQuery>,
 ) -> AppResult<Json<DashboardView>> {
-    let status = q.status.as_deref().unwrap_or("all");
-    if !["all", "confirmed", "cancelled", "pending"].contains(&status) {
-        return Err(AppError::field(
-            "status",
-            "status must be all, confirmed, cancelled or pending",
-        ));
-    }
-    let sessions: Vec<SessionRow> = sqlx::query_as(
+    let status = match q.status.as_deref().map(str::trim).unwrap_or("all") {
+        "all" | "" => None,
+        s => Some(
+            BookingStatus::parse(s)
+                .filter(|s| {
+                    [
+                        BookingStatus::Confirmed,
+                        BookingStatus::Cancelled,
+                        BookingStatus::Pending,
+                    ]
+                    .contains(s)
+                })
+                .ok_or_else(|| {
+                    AppError::field(
+                        "status",
+                        "status must be all, confirmed, cancelled or pending",
+                    )
+                })?,
+        ),
+    };
+    let sessions: Vec<SessionView> = sqlx::query_as(
         "SELECT id, session_date, session_end, status, session_notes, google_meet_link, cancel_url, reschedule_url
            FROM bookings WHERE client_id = $1 AND session_date >= $2 AND ($3 = 'all' OR status = $3)
           ORDER BY session_date",
     )
     .bind(&user.user_id)
     .bind(now())
-    .bind(status)
+    .bind(status.map_or("all", BookingStatus::as_str))
     .fetch_all(&state.db.pool)
     .await?;
     let payments: Vec<PaymentRow> = sqlx::query_as(
@@ -150,54 +193,10 @@ pub async fn dashboard(
         full_name: user.full_name.clone(),
         email: user.email.clone(),
         phone: user.phone.clone(),
-        role: user.role.clone(),
+        role: user.role,
         account: account(&state, &user.user_id).await?,
-        upcoming_sessions: sessions
-            .into_iter()
-            .map(
-                |(
-                    id,
-                    session_date,
-                    session_end,
-                    status,
-                    session_notes,
-                    google_meet_link,
-                    cancel_url,
-                    reschedule_url,
-                )| SessionView {
-                    id,
-                    session_date,
-                    session_end,
-                    status,
-                    session_notes,
-                    google_meet_link,
-                    cancel_url,
-                    reschedule_url,
-                },
-            )
-            .collect(),
-        payments: payments
-            .into_iter()
-            .map(
-                |(
-                    id,
-                    amount,
-                    currency,
-                    sessions_purchased,
-                    payment_date,
-                    payment_method,
-                    reference_number,
-                )| PaymentRecordView {
-                    id,
-                    amount: amount as f64 / 100.0,
-                    currency,
-                    sessions_purchased,
-                    payment_date,
-                    payment_method,
-                    reference_number,
-                },
-            )
-            .collect(),
+        upcoming_sessions: sessions,
+        payments: payments.into_iter().map(PaymentRecordView::from).collect(),
         scheduler_name: state.site.scheduler_name.clone(),
         scheduler_url: scheduling_page(&state),
     }))

@@ -1,7 +1,6 @@
 //! One module per resource, each exporting `router()`; merged in `startup`.
 
 pub mod admin;
-pub mod admin_payments;
 pub mod auth;
 pub mod contact;
 pub mod dashboard;

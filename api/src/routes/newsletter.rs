@@ -3,7 +3,7 @@
 //! subscribe is the same whether or not the address is known. One-click unsubscribe
 //! (RFC 8058) with the token every email carries.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Html;
 use axum::routing::post;
@@ -17,7 +17,7 @@ use crate::domain::{Email, hash_token, new_id, new_token, now, ts};
 use crate::email::templates::escape;
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::extract::{AppJson, ClientIp};
+use crate::extract::{AppJson, AppQuery, ClientIp};
 use crate::rate_limit::limits;
 use crate::state::AppState;
 
@@ -192,7 +192,7 @@ fn page(site: &str, title: &str, body: &str) -> Html<String> {
     responses((status = 200, description = "HTML page with an Unsubscribe button")))]
 pub async fn unsubscribe_page(
     State(state): State<AppState>,
-    Query(q): Query<UnsubscribeQuery>,
+    AppQuery(q): AppQuery<UnsubscribeQuery>,
 ) -> Html<String> {
     let t = escape(q.t.as_deref().unwrap_or(""));
     page(
@@ -211,7 +211,7 @@ pub async fn unsubscribe_page(
     responses((status = 200, description = "Unsubscribed (also for an unknown token, revealing nothing)")))]
 pub async fn unsubscribe(
     State(state): State<AppState>,
-    Query(q): Query<UnsubscribeQuery>,
+    AppQuery(q): AppQuery<UnsubscribeQuery>,
 ) -> AppResult<Html<String>> {
     if let Some(t) = q.t.filter(|t| !t.is_empty()) {
         let now = now();

@@ -2,7 +2,7 @@
 //! for /payment/success.
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Redirect;
 use axum::routing::{get, post};
@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::optional;
-use crate::domain::{Email, new_id, now, ts};
+use crate::domain::{AmountInput, Email, MoneyView, PaymentStatus, new_id, now, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::extract::{AppJson, AuthUser, ClientIp};
+use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};
 use crate::payments::paytabs::{self, CreateError, PageRequest, Transaction};
 use crate::payments::{catalogue, settle};
 use crate::state::AppState;
@@ -36,7 +36,8 @@ pub struct PurchaseRequest {
     package_type: Option<String>,
     sessions: Option<u32>,
     /// The price the page showed, in EGP (e.g. 20250): compared, never charged.
-    amount: Option<f64>,
+    #[serde(default)]
+    amount: AmountInput,
     customer_name: Option<String>,
     customer_email: Option<String>,
     customer_phone: Option<String>,
@@ -91,8 +92,8 @@ pub async fn create(
         .sessions
         .ok_or_else(|| AppError::field("sessions", "sessions is required"))?;
     let package = catalogue::find(&state.config.content_dir, &package_type, sessions)?;
-    let shown = body.amount.map(|a| (a * 100.0).round() as i64);
-    if shown != Some(package.price.minor()) {
+    let shown = body.amount.read().and_then(Result::ok);
+    if shown != Some(package.price) {
         return Err(AppError::Conflict(format!(
             "The price of this package has changed to {} {}. Please refresh the page to see the current price.",
             package.price.display(),
@@ -245,18 +246,17 @@ pub async fn browser_return(
             .bind(&cart_id)
             .fetch_optional(&state.db.pool)
             .await?;
-    let mut status = match status {
-        Some(s) => s,
-        None => return Ok(failed),
+    let Some(mut status) = status.as_deref().and_then(PaymentStatus::parse) else {
+        return Ok(failed);
     };
-    if status == "pending" {
+    if status == PaymentStatus::Pending {
         // The return alone proves nothing; ask PayTabs, then apply what it says.
         match paytabs.query(&field("tranRef")).await {
             Ok((tx, payload)) if tx.cart_id == cart_id => {
                 status = match settle::apply(&state, &tx, &payload).await? {
-                    settle::Outcome::Completed => "completed".into(),
-                    settle::Outcome::Failed => "failed".into(),
-                    _ => "pending".into(),
+                    settle::Outcome::Completed => PaymentStatus::Completed,
+                    settle::Outcome::Failed => PaymentStatus::Failed,
+                    _ => PaymentStatus::Pending,
                 };
             }
             Ok((tx, _)) => {
@@ -269,7 +269,7 @@ pub async fn browser_return(
             ),
         }
     }
-    Ok(if status == "failed" {
+    Ok(if status == PaymentStatus::Failed {
         failed
     } else {
         Redirect::to(&format!("{base}/payment/success?cart_id={encoded_cart}"))
@@ -281,62 +281,50 @@ pub async fn browser_return(
 #[serde(rename_all = "camelCase")]
 pub struct PaymentView {
     cart_id: String,
-    /// `pending`, `completed` or `failed`.
-    status: String,
+    status: PaymentStatus,
+    /// `individual` or `group`.
     package_type: String,
     package_name: String,
     sessions: i64,
-    /// In the currency's major unit, e.g. 20250.0.
-    amount: f64,
-    currency: String,
+    amount: MoneyView,
     /// The order id shown to the customer (the cart id).
     order_id: String,
     created_at: String,
 }
 
-type TxRow = (
-    String,
-    String,
-    String,
-    String,
-    i64,
-    i64,
-    String,
-    String,
-    String,
-);
+#[derive(sqlx::FromRow)]
+struct TxRow {
+    cart_id: String,
+    client_id: String,
+    #[sqlx(try_from = "String")]
+    status: PaymentStatus,
+    package_type: String,
+    sessions_purchased: i64,
+    amount: i64,
+    currency: String,
+    created_at: String,
+    package_id: String,
+}
 
 async fn view(state: &AppState, row: TxRow, user: &AuthUser) -> AppResult<Json<PaymentView>> {
-    let (
-        cart_id,
-        client_id,
-        status,
-        package_type,
-        sessions,
-        amount,
-        currency,
-        created_at,
-        package_id,
-    ) = row;
-    if client_id != user.user_id && !user.is_admin() {
+    if row.client_id != user.user_id && !user.is_admin() {
         // The same answer as for a cart that does not exist.
         return Err(AppError::NotFound("Payment not found".into()));
     }
     let package_name = catalogue::load(&state.config.content_dir)
         .ok()
-        .and_then(|all| all.into_iter().find(|p| p.id == package_id))
+        .and_then(|all| all.into_iter().find(|p| p.id == row.package_id))
         .map(|p| p.name)
-        .unwrap_or(package_id);
+        .unwrap_or(row.package_id);
     Ok(Json(PaymentView {
-        order_id: cart_id.clone(),
-        cart_id,
-        status,
-        package_type,
+        order_id: row.cart_id.clone(),
+        cart_id: row.cart_id,
+        status: row.status,
+        package_type: row.package_type,
         package_name,
-        sessions,
-        amount: amount as f64 / 100.0,
-        currency,
-        created_at,
+        sessions: row.sessions_purchased,
+        amount: MoneyView::new(row.amount, &row.currency),
+        created_at: row.created_at,
     }))
 }
 
@@ -344,11 +332,12 @@ const TX_COLUMNS: &str = "cart_id, client_id, status, package_type, sessions_pur
 
 /// A transaction by cart id, for its owner or an admin.
 #[utoipa::path(get, path = "/api/payments/by-cart/{cart_id}", tag = "payments", params(("cart_id" = String, Path)),
-    responses((status = 200, body = PaymentView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = PaymentView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 422, body = ErrorBody)))]
 pub async fn by_cart(
     State(state): State<AppState>,
     user: AuthUser,
-    Path(cart_id): Path<String>,
+    AppPath(cart_id): AppPath,
 ) -> AppResult<Json<PaymentView>> {
     let row: Option<TxRow> = sqlx::query_as(&format!(
         "SELECT {TX_COLUMNS} FROM payment_transactions WHERE cart_id = $1"

@@ -14,7 +14,7 @@ use sqlx::AnyConnection;
 
 use super::calendly::verify_client_reference;
 use crate::domain::credits::{self, Applied};
-use crate::domain::{new_id, now, parse_ts, ts};
+use crate::domain::{BookingStatus, new_id, now, parse_ts, ts};
 use crate::email::{OutgoingEmail, enqueue, templates};
 use crate::state::AppState;
 
@@ -169,7 +169,15 @@ pub async fn apply(state: &AppState, body: &Value) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-type BookingRow = (String, Option<String>, String, i64);
+/// What a webhook needs to know of the booking it is about.
+#[derive(sqlx::FromRow)]
+struct BookingRow {
+    id: String,
+    client_id: Option<String>,
+    #[sqlx(try_from = "String")]
+    status: BookingStatus,
+    credit_debited: i64,
+}
 
 /// The booking of an invitee, locked until the transaction ends: an admin's cancel (or another
 /// webhook) that changes it meanwhile waits, so a credit is never refunded or moved twice.
@@ -194,8 +202,8 @@ async fn created(
     old_invitee: Option<&str>,
     mail: &mut Vec<OutgoingEmail>,
 ) -> anyhow::Result<Outcome> {
-    if let Some((_, _, status, _)) = booking_by_invitee(tx, state, inv.uri).await? {
-        return Ok(if status == "cancelled" {
+    if let Some(existing) = booking_by_invitee(tx, state, inv.uri).await? {
+        return Ok(if existing.status == BookingStatus::Cancelled {
             Outcome::AlreadyCancelled
         } else {
             Outcome::Duplicate
@@ -207,13 +215,13 @@ async fn created(
     // A reschedule takes the old booking's credit, whichever webhook came first.
     let moved = match old_invitee {
         Some(old) => match booking_by_invitee(tx, state, old).await? {
-            Some((old_id, old_client, _, 1)) => {
+            Some(old) if old.credit_debited == 1 => {
                 sqlx::query("UPDATE bookings SET credit_debited = 0, status = 'cancelled', cancelled_at = COALESCE(cancelled_at, $1) WHERE id = $2")
                     .bind(now())
-                    .bind(&old_id)
+                    .bind(&old.id)
                     .execute(&mut *tx)
                     .await?;
-                Some(old_client)
+                Some(old.client_id)
             }
             _ => None,
         },
@@ -227,11 +235,12 @@ async fn created(
             Outcome::Rescheduled,
         ),
         (None, Some((user_id, _))) => {
-            match credits::debit_one(tx, user_id, &format!("calendly:{}", inv.uri)).await? {
+            let reference = format!("calendly:{}", inv.uri);
+            match credits::debit_one(tx, state.db.backend, user_id, &reference).await? {
                 Applied::Yes | Applied::AlreadyApplied => {
                     (Some(user_id.clone()), "confirmed", 1, Outcome::Confirmed)
                 }
-                Applied::Insufficient => (
+                Applied::Insufficient | Applied::NoAccount => (
                     Some(user_id.clone()),
                     "pending",
                     0,
@@ -311,7 +320,12 @@ async fn canceled(
     mail: &mut Vec<OutgoingEmail>,
 ) -> anyhow::Result<Outcome> {
     let now = now();
-    let Some((id, client_id, status, debited)) = booking_by_invitee(tx, state, inv.uri).await?
+    let Some(BookingRow {
+        id,
+        client_id,
+        status,
+        credit_debited: debited,
+    }) = booking_by_invitee(tx, state, inv.uri).await?
     else {
         // The cancel came first: a tombstone, so the late create is recognised.
         let client = find_client(tx, state, inv).await?;
@@ -334,7 +348,7 @@ async fn canceled(
         .await?;
         return Ok(Outcome::Cancelled { refunded: false });
     };
-    if status == "cancelled" {
+    if status == BookingStatus::Cancelled {
         return Ok(Outcome::Cancelled { refunded: false });
     }
     // A reschedule keeps the credit on this booking until the new booking takes it.
@@ -346,7 +360,8 @@ async fn canceled(
         .execute(&mut *tx)
         .await?;
     if refund && let Some(client) = &client_id {
-        credits::refund_one(tx, client, &format!("calendly-refund:{}", inv.uri)).await?;
+        let reference = format!("calendly-refund:{}", inv.uri);
+        credits::refund_one(tx, state.db.backend, client, &reference).await?;
     }
     if !rescheduled {
         let details = session_details(

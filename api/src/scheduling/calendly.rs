@@ -168,8 +168,10 @@ impl Client {
         Ok(body["resource"].clone())
     }
 
-    /// `POST /scheduled_events/{uuid}/cancellation`.
-    pub async fn cancel_event(&self, event_uri: &str, reason: &str) -> anyhow::Result<()> {
+    /// `POST /scheduled_events/{uuid}/cancellation`. Calendly answers 403 "Event is already
+    /// canceled" for an event cancelled before (by the invitee, the host, or an earlier try):
+    /// for us that is a success too, so cancelling is idempotent.
+    pub async fn cancel_event(&self, event_uri: &str, reason: &str) -> anyhow::Result<Cancelled> {
         let url = format!(
             "{}/scheduled_events/{}/cancellation",
             self.config.api_base.trim_end_matches('/'),
@@ -184,13 +186,28 @@ impl Client {
             .await
             .map_err(|e| anyhow::anyhow!("Calendly: {}", e.without_url()))?;
         let status = r.status();
-        anyhow::ensure!(
-            status.is_success(),
-            "Calendly refused the cancellation: {status} {}",
-            r.text().await.unwrap_or_default()
-        );
-        Ok(())
+        if status.is_success() {
+            return Ok(Cancelled::Now);
+        }
+        let body = r.text().await.unwrap_or_default();
+        let message = serde_json::from_str::<Value>(&body)
+            .ok()
+            .and_then(|v| v["message"].as_str().map(str::to_ascii_lowercase))
+            .unwrap_or_default();
+        if status == reqwest::StatusCode::FORBIDDEN && message.contains("already canceled") {
+            return Ok(Cancelled::Already);
+        }
+        anyhow::bail!("Calendly refused the cancellation: {status} {body}")
     }
+}
+
+/// How a cancellation went at Calendly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cancelled {
+    /// Calendly cancelled it now (and will send `invitee.canceled`).
+    Now,
+    /// It was cancelled before.
+    Already,
 }
 
 #[cfg(test)]

@@ -26,15 +26,17 @@ pub async fn complete_past_sessions(state: &AppState) -> anyhow::Result<u64> {
     Ok(done.rows_affected())
 }
 
-type ReminderRow = (
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    String,
-    String,
-);
+/// A confirmed session due for its reminder, with its client's address.
+#[derive(sqlx::FromRow)]
+struct ReminderRow {
+    id: String,
+    session_date: String,
+    session_end: Option<String>,
+    google_meet_link: Option<String>,
+    session_notes: Option<String>,
+    email: String,
+    full_name: String,
+}
 
 /// Sends each reminder exactly once: the row is claimed (reminder_sent_at set) in the same
 /// transaction that queues the email, so a crash sends none rather than two.
@@ -47,28 +49,31 @@ pub async fn send_reminders(state: &AppState) -> anyhow::Result<usize> {
           WHERE status = 'confirmed' AND reminder_sent_at IS NULL AND client_id IS NOT NULL
             AND session_date > $1 AND session_date <= $2
         RETURNING id, session_date, session_end, google_meet_link, session_notes,
-                  (SELECT email FROM profiles p WHERE p.user_id = bookings.client_id),
-                  (SELECT full_name FROM profiles p WHERE p.user_id = bookings.client_id)",
+                  (SELECT email FROM profiles p WHERE p.user_id = bookings.client_id) AS email,
+                  (SELECT full_name FROM profiles p WHERE p.user_id = bookings.client_id) AS full_name",
     )
     .bind(&now)
     .bind(&horizon)
     .fetch_all(&mut *tx)
     .await?;
-    for (id, start, end, link, notes, email, name) in &due {
-        let Some(start) = parse_ts(start) else {
+    for row in &due {
+        let Some(start) = parse_ts(&row.session_date) else {
             continue;
         };
-        let end = end
+        let end = row
+            .session_end
             .as_deref()
             .and_then(parse_ts)
             .unwrap_or(start + chrono::Duration::minutes(60));
-        let title = notes.clone().unwrap_or_else(|| "Coaching Session".into());
-        let details = session_details(state, id, &title, start, end, link.as_deref());
-        enqueue(
-            &mut tx,
-            &templates::booking_reminder(&state.site.name, email, name, &details),
-        )
-        .await?;
+        let title = row
+            .session_notes
+            .clone()
+            .unwrap_or_else(|| "Coaching Session".into());
+        let link = row.google_meet_link.as_deref();
+        let details = session_details(state, &row.id, &title, start, end, link);
+        let mail =
+            templates::booking_reminder(&state.site.name, &row.email, &row.full_name, &details);
+        enqueue(&mut tx, &mail).await?;
     }
     tx.commit().await?;
     if !due.is_empty() {

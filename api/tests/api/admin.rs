@@ -70,7 +70,10 @@ async fn stats_count_clients_credits_sessions_and_this_months_revenue() {
     assert_eq!(s["totalCredits"], 5);
     assert_eq!(s["upcomingSessions"], 1);
     assert_eq!(s["completedSessions"], 1);
-    assert_eq!(s["revenueThisMonth"], 1500.25);
+    assert_eq!(
+        s["revenueThisMonth"],
+        json!({"minor": 150_025, "currency": "EGP"})
+    );
 }
 
 #[tokio::test]

@@ -75,13 +75,13 @@ pub async fn client_with_credits(
         .unwrap();
     if credits > 0 {
         let mut tx = app.state.db.pool.begin().await.unwrap();
-        api::domain::credits::add_purchased(
+        api::domain::credits::adjust(
             &mut tx,
+            app.state.db.backend,
             &id,
             credits,
-            api::domain::credits::Kind::AdminAdjustment,
             &format!("grant:{id}"),
-            &api::domain::now(),
+            "test grant",
         )
         .await
         .unwrap();
@@ -235,9 +235,71 @@ async fn twenty_concurrent_bookings_with_five_credits_confirm_exactly_five() {
         (5, 5, 0),
         "available never below 0"
     );
+    // A refused debit writes nothing: the ledger holds the five debits that happened.
+    let debits: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM credit_ledger WHERE kind = 'booking_debit'")
+            .fetch_one(&app.state.db.pool)
+            .await
+            .unwrap();
+    assert_eq!(debits, 5);
+    crate::support::assert_ledger_verifies(&app).await;
     app.mail
         .wait_for("hello@coach.example.com", "Booking needs attention")
         .await;
+}
+
+/// Calendly may already have cancelled the event (the invitee did, or its webhook was lost):
+/// the admin's cancel still cancels here and gives the credit back, exactly once.
+#[tokio::test]
+async fn an_admin_cancel_of_an_event_calendly_already_cancelled_refunds_once() {
+    let app = spawn_app().await;
+    let (_, user) = client_with_credits(&app, "mona@example.com", 2).await;
+    let calendly = app.state.calendly_standin.clone().unwrap();
+    let reference = api::scheduling::calendly::client_reference(
+        "test-app-secret-test-app-secret-0123456789",
+        &user,
+    );
+    let booked = calendly
+        .book("Mona Adel", "mona@example.com", Some(&reference), soon())
+        .await
+        .unwrap();
+    assert_eq!(balance(&app, &user).await, (2, 1, 1));
+    let id: String = sqlx::query_scalar("SELECT id FROM bookings WHERE calendly_invitee_uri = $1")
+        .bind(&booked.invitee_uri)
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
+    // The invitee cancels on Calendly, and Calendly's webhook is lost: undo what it did here,
+    // so this database is as it would be had it never arrived.
+    calendly
+        .cancel(&booked.invitee_uri, false, "Cannot make it")
+        .await
+        .unwrap();
+    assert_eq!(balance(&app, &user).await, (2, 0, 2));
+    let pool = &app.state.db.pool;
+    for undo in [
+        "DELETE FROM credit_ledger WHERE kind = 'booking_refund'",
+        "DELETE FROM webhook_events WHERE event_key LIKE 'invitee.canceled%'",
+        "UPDATE client_accounts SET used_credits = 1, available_credits = 1",
+        "UPDATE bookings SET status = 'confirmed', cancelled_at = NULL, credit_debited = 1",
+    ] {
+        sqlx::query(undo).execute(pool).await.unwrap();
+    }
+    assert_eq!(balance(&app, &user).await, (2, 1, 1));
+
+    // Calendly answers 403 "Event is already canceled"; the cancel goes on here.
+    let boss = crate::support::admin_client(&app, "boss@coach.example.com").await;
+    let cancel = format!("/api/admin/bookings/{id}/cancel");
+    let r = app.post_as(&boss, &cancel, json!({})).await;
+    assert_eq!(r.status(), 200);
+    let view: Value = r.json().await.unwrap();
+    assert_eq!(view["status"], "cancelled");
+    assert_eq!(balance(&app, &user).await, (2, 0, 2), "refunded");
+    // Again: nothing more to cancel, nothing refunded twice.
+    let (status, _) = error_of(app.post_as(&boss, &cancel, json!({})).await).await;
+    assert_eq!(status, 409);
+    assert_eq!(balance(&app, &user).await, (2, 0, 2));
+    crate::support::assert_ledger_verifies(&app).await;
 }
 
 #[tokio::test]
@@ -684,9 +746,14 @@ async fn a_cancel_webhook_racing_an_admin_cancel_refunds_once() {
         .execute(&mut *tx)
         .await
         .unwrap();
-    api::domain::credits::refund_one(&mut tx, &user, &format!("cancel:{id}"))
-        .await
-        .unwrap();
+    api::domain::credits::refund_one(
+        &mut tx,
+        app.state.db.backend,
+        &user,
+        &format!("cancel:{id}"),
+    )
+    .await
+    .unwrap();
 
     // Calendly's cancel arrives while that transaction is open.
     let canceled = payload(

@@ -10,3 +10,4 @@ mod contact;
 mod newsletter;
 mod payments;
 mod platform;
+mod spine;

@@ -182,8 +182,11 @@ async fn a_client_buys_a_package_and_the_credits_appear_once() {
         .unwrap();
     assert_eq!(result["status"], "completed");
     assert_eq!(result["sessions"], 5);
-    assert_eq!(result["amount"], 20250.0);
-    assert_eq!(result["currency"], "EGP");
+    assert_eq!(
+        result["amount"],
+        json!({"minor": 2_025_000, "currency": "EGP"})
+    );
+    assert_eq!(result["amount"]["currency"], "EGP");
     assert_eq!(result["packageName"], "Momentum Package");
     assert_eq!(result["orderId"], cart_of(&location));
 
@@ -419,16 +422,39 @@ async fn an_amount_mismatch_credits_nothing_and_is_flagged() {
 #[tokio::test]
 async fn a_return_with_a_bad_signature_changes_nothing() {
     let app = spawn_app().await;
+    // Hold PayTabs' callback back: only the browser's return could settle this payment now.
+    app.state
+        .paytabs_standin
+        .as_ref()
+        .unwrap()
+        .callback_delay_ms
+        .store(600_000, std::sync::atomic::Ordering::Relaxed);
     let c = client(&app, "mona@example.com").await;
     let page = hosted_page(&app, &c).await;
-    let (url, mut fields) = press(&page, "decline").await;
+    let (url, mut fields) = press(&page, "approve").await;
+    let signed = fields.clone();
     fields
         .iter_mut()
-        .find(|(k, _)| k == "respStatus")
+        .find(|(k, _)| k == "respMessage")
         .unwrap()
-        .1 = "A".into();
+        .1 = "Tampered".into();
+    assert_ne!(fields, signed);
     let location = post_return(&url, &fields).await;
-    assert!(location.contains("/payment/failed"));
+    assert!(location.contains("/payment/failed"), "{location}");
+    assert_eq!(credits(&app, "mona@example.com").await, (0, 0, 0));
+    assert_eq!(
+        count(
+            &app,
+            "SELECT COUNT(*) FROM payment_transactions WHERE status = 'pending'"
+        )
+        .await,
+        1
+    );
+    assert_eq!(count(&app, "SELECT COUNT(*) FROM credit_ledger").await, 0);
+    // The untouched return, signed as PayTabs signed it, does settle it.
+    let location = post_return(&url, &signed).await;
+    assert!(location.contains("/payment/success"), "{location}");
+    assert_eq!(credits(&app, "mona@example.com").await, (5, 0, 5));
 }
 
 #[tokio::test]
@@ -518,7 +544,9 @@ async fn available_credits_never_go_below_zero() {
         .unwrap();
     let mut tx = app.state.db.pool.begin().await.unwrap();
     assert_eq!(
-        debit_one(&mut tx, &user, "booking:1").await.unwrap(),
+        debit_one(&mut tx, app.state.db.backend, &user, "booking:1")
+            .await
+            .unwrap(),
         Applied::Insufficient
     );
     drop(tx); // rolled back
@@ -530,30 +558,38 @@ async fn available_credits_never_go_below_zero() {
         .await;
     assert!(direct.is_err());
     let mut tx = app.state.db.pool.begin().await.unwrap();
-    api::domain::credits::add_purchased(
+    api::domain::credits::adjust(
         &mut tx,
+        app.state.db.backend,
         &user,
         1,
-        api::domain::credits::Kind::AdminAdjustment,
         "grant:1",
-        &api::domain::now(),
+        "test grant",
     )
     .await
     .unwrap();
     assert_eq!(
-        debit_one(&mut tx, &user, "booking:2").await.unwrap(),
+        debit_one(&mut tx, app.state.db.backend, &user, "booking:2")
+            .await
+            .unwrap(),
         Applied::Yes
     );
     assert_eq!(
-        debit_one(&mut tx, &user, "booking:2").await.unwrap(),
+        debit_one(&mut tx, app.state.db.backend, &user, "booking:2")
+            .await
+            .unwrap(),
         Applied::AlreadyApplied
     );
     assert_eq!(
-        refund_one(&mut tx, &user, "refund:2").await.unwrap(),
+        refund_one(&mut tx, app.state.db.backend, &user, "refund:2")
+            .await
+            .unwrap(),
         Applied::Yes
     );
     assert_eq!(
-        refund_one(&mut tx, &user, "refund:2").await.unwrap(),
+        refund_one(&mut tx, app.state.db.backend, &user, "refund:2")
+            .await
+            .unwrap(),
         Applied::AlreadyApplied
     );
     tx.commit().await.unwrap();
@@ -586,7 +622,10 @@ async fn an_admin_records_an_offline_payment_that_adds_credits() {
     assert_eq!(r.status(), 201);
     let record: Value = r.json().await.unwrap();
     assert_eq!(record["availableCredits"], 2);
-    assert_eq!(record["amount"], 9000.5);
+    assert_eq!(
+        record["amount"],
+        json!({"minor": 900_050, "currency": "EGP"})
+    );
     assert_eq!(credits(&app, "mona@example.com").await, (2, 0, 2));
     let (method, reference, recorded_by): (String, String, String) =
         sqlx::query_as("SELECT payment_method, reference_number, recorded_by FROM payment_records")

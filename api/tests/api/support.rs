@@ -459,3 +459,29 @@ pub async fn error_of(response: reqwest::Response) -> (u16, Value) {
     );
     (status, error)
 }
+
+/// The ledger equals every account's totals, as `api ledger verify` checks it.
+pub async fn assert_ledger_verifies(app: &TestApp) {
+    let mismatches = api::domain::credits::verify(&app.state.db.pool)
+        .await
+        .unwrap();
+    assert!(mismatches.is_empty(), "{mismatches:?}");
+    let (ok, output) = ledger_verify_command(app);
+    assert!(ok, "api ledger verify failed:\n{output}");
+}
+
+/// Runs `api ledger verify` on the app's database: (exit 0, what it printed).
+pub fn ledger_verify_command(app: &TestApp) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_api"))
+        .args(["ledger", "verify"])
+        .env("DATABASE_URL", &app.database_url)
+        .env("APP_ENV", "development")
+        .output()
+        .expect("the api binary runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}

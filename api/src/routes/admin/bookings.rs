@@ -1,0 +1,414 @@
+//! Bookings as the admin sees them: phone bookings, the recent list, sessions by client or
+//! day, cancelling (credit back, Calendly told) and no-shows (credit stays used).
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use chrono::{NaiveDate, NaiveTime, TimeZone, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::start_of_local_day;
+use crate::domain::credits::{self, Applied};
+use crate::domain::text::short_text;
+use crate::domain::{BookingSource, BookingStatus, Notes, RecordId, new_id, now, parse_ts, ts};
+use crate::email::{enqueue, templates};
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::extract::{AdminUser, AppJson, AppPath, AppQuery};
+use crate::scheduling::bookings::session_details;
+use crate::scheduling::calendly::Cancelled;
+use crate::state::AppState;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PhoneBooking {
+    client_id: Option<String>,
+    /// YYYY-MM-DD, in the coach's time zone.
+    session_date: Option<String>,
+    /// HH:MM (24 h), in the coach's time zone.
+    session_time: Option<String>,
+    /// confirmed (default), completed, cancelled or no_show.
+    status: Option<String>,
+    google_meet_link: Option<String>,
+    session_notes: Option<String>,
+}
+
+/// A booking in the admin's lists, with the client's (or the invitee's) name and email.
+#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AdminBookingView)]
+pub struct AdminBookingView {
+    id: String,
+    client_id: Option<String>,
+    client_name: Option<String>,
+    client_email: Option<String>,
+    session_date: String,
+    #[sqlx(try_from = "String")]
+    status: BookingStatus,
+    created_at: String,
+    cancelled_at: Option<String>,
+    google_meet_link: Option<String>,
+    session_notes: Option<String>,
+    #[sqlx(try_from = "String")]
+    source: BookingSource,
+}
+
+const BOOKING_COLUMNS: &str = "b.id, b.client_id, COALESCE(p.full_name, b.invitee_name) AS client_name,
+    COALESCE(p.email, b.invitee_email) AS client_email, b.session_date, b.status, b.created_at, b.cancelled_at,
+    b.google_meet_link, b.session_notes, b.source";
+
+async fn booking_by_id(state: &AppState, id: &str) -> AppResult<AdminBookingView> {
+    let row: Option<AdminBookingView> = sqlx::query_as(&format!("SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id WHERE b.id = $1"))
+        .bind(id)
+        .fetch_optional(&state.db.pool)
+        .await?;
+    row.ok_or_else(|| AppError::NotFound("Booking not found".into()))
+}
+
+/// A booking id from the path; anything that is not one is a booking that does not exist.
+fn booking_id(raw: &str) -> AppResult<RecordId> {
+    RecordId::parse(raw).ok_or_else(|| AppError::NotFound("Booking not found".into()))
+}
+
+#[utoipa::path(post, path = "/api/admin/bookings", tag = "admin", request_body = PhoneBooking,
+    responses((status = 201, body = AdminBookingView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 404, body = ErrorBody, description = "Client not found"),
+              (status = 409, body = ErrorBody, description = "Insufficient Credits"), (status = 413, body = ErrorBody),
+              (status = 415, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn phone_booking(
+    State(state): State<AppState>,
+    AdminUser(admin): AdminUser,
+    AppJson(body): AppJson<PhoneBooking>,
+) -> AppResult<(StatusCode, Json<AdminBookingView>)> {
+    let text = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+    };
+    let client_id = text(&body.client_id)
+        .ok_or_else(|| AppError::field("clientId", "Please select a client"))?;
+    let date = text(&body.session_date)
+        .ok_or_else(|| AppError::field("sessionDate", "Session date is required"))?;
+    let time = text(&body.session_time)
+        .ok_or_else(|| AppError::field("sessionTime", "Session time is required"))?;
+    let status = match text(&body.status) {
+        None => BookingStatus::Confirmed,
+        Some(s) => BookingStatus::parse(&s)
+            .filter(|s| *s != BookingStatus::Pending)
+            .ok_or_else(|| {
+                AppError::field(
+                    "status",
+                    "Status must be confirmed, completed, cancelled or no_show",
+                )
+            })?,
+    };
+    let link = short_text("googleMeetLink", body.google_meet_link.as_deref(), 500)?;
+    if let Some(l) = &link
+        && !(l.starts_with("https://") || l.starts_with("http://"))
+    {
+        return Err(AppError::field("googleMeetLink", "Meet link must be a URL"));
+    }
+    let day = NaiveDate::parse_from_str(&date, "%Y-%m-%d")
+        .map_err(|_| AppError::field("sessionDate", "Session date is required"))?;
+    let clock = NaiveTime::parse_from_str(&time, "%H:%M")
+        .or_else(|_| NaiveTime::parse_from_str(&time, "%H:%M:%S"))
+        .map_err(|_| AppError::field("sessionTime", "Session time is required"))?;
+    // Date + time with seconds, in the coach's zone, stored in UTC.
+    let start = state
+        .site
+        .time_zone
+        .from_local_datetime(&day.and_time(clock))
+        .earliest()
+        .ok_or_else(|| {
+            AppError::field(
+                "sessionTime",
+                "That time does not exist on that day (a clock change)",
+            )
+        })?
+        .with_timezone(&Utc);
+    let notes = Notes::parse_optional("sessionNotes", body.session_notes.as_deref(), 2_000)?
+        .map(|n| n.as_str().to_string());
+    let client =
+        RecordId::parse(&client_id).ok_or_else(|| AppError::NotFound("Client not found".into()))?;
+    let lock = state.db.backend.for_update();
+    let mut tx = state.db.pool.begin().await?;
+    let available: Option<i64> = sqlx::query_scalar(&format!(
+        "SELECT a.available_credits FROM client_accounts a JOIN profiles p ON p.user_id = a.user_id WHERE a.user_id = $1 AND p.role = 'client'{lock}"
+    ))
+    .bind(client.as_str())
+    .fetch_optional(&mut *tx)
+    .await?;
+    let available = available.ok_or_else(|| AppError::NotFound("Client not found".into()))?;
+    if available <= 0 {
+        return Err(AppError::Conflict("Insufficient Credits".into()));
+    }
+    let id = new_id();
+    let debit = status == BookingStatus::Confirmed;
+    if debit {
+        let applied = credits::debit_one(
+            &mut tx,
+            state.db.backend,
+            client.as_str(),
+            &format!("booking:{id}"),
+        )
+        .await?;
+        if applied != Applied::Yes {
+            return Err(AppError::Conflict("Insufficient Credits".into()));
+        }
+    }
+    let now = now();
+    sqlx::query(
+        "INSERT INTO bookings (id, client_id, session_date, session_end, status, created_at, cancelled_at, google_meet_link, session_notes, source, credit_debited, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    )
+    .bind(&id)
+    .bind(client.as_str())
+    .bind(ts(start))
+    .bind(ts(start + chrono::Duration::minutes(60)))
+    .bind(status.as_str())
+    .bind(&now)
+    .bind((status == BookingStatus::Cancelled).then_some(now.clone()))
+    .bind(&link)
+    .bind(&notes)
+    .bind(BookingSource::Phone.as_str())
+    .bind(i64::from(debit))
+    .bind(&admin.user_id)
+    .execute(&mut *tx)
+    .await?;
+    if debit {
+        let (email, name): (String, String) =
+            sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
+                .bind(client.as_str())
+                .fetch_one(&mut *tx)
+                .await?;
+        let title = notes.clone().unwrap_or_else(|| "Coaching Session".into());
+        let end = start + chrono::Duration::minutes(60);
+        let details = session_details(&state, &id, &title, start, end, link.as_deref());
+        enqueue(
+            &mut tx,
+            &templates::booking_confirmation(&state.site.name, &email, &name, &details),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    state.mail_wake.notify_one();
+    Ok((StatusCode::CREATED, Json(booking_by_id(&state, &id).await?)))
+}
+
+#[utoipa::path(get, path = "/api/admin/bookings/recent", tag = "admin",
+    responses((status = 200, body = [AdminBookingView]), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn recent_bookings(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> AppResult<Json<Vec<AdminBookingView>>> {
+    let rows: Vec<AdminBookingView> = sqlx::query_as(&format!(
+        "SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id ORDER BY b.created_at DESC LIMIT 10"
+    ))
+    .fetch_all(&state.db.pool)
+    .await?;
+    Ok(Json(rows))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct SessionFilter {
+    client_id: Option<String>,
+    /// YYYY-MM-DD: sessions on that day in the coach's time zone.
+    date: Option<String>,
+}
+
+#[utoipa::path(get, path = "/api/admin/sessions", tag = "admin", params(SessionFilter),
+    responses((status = 200, body = [AdminBookingView]), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+              (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn sessions(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    AppQuery(f): AppQuery<SessionFilter>,
+) -> AppResult<Json<Vec<AdminBookingView>>> {
+    let (from, to) = match f.date.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+        Some(d) => {
+            let day = NaiveDate::parse_from_str(d, "%Y-%m-%d")
+                .map_err(|_| AppError::field("date", "date must be YYYY-MM-DD"))?;
+            let next = day
+                .succ_opt()
+                .ok_or_else(|| AppError::field("date", "date must be YYYY-MM-DD"))?;
+            (
+                start_of_local_day(&state, day),
+                start_of_local_day(&state, next),
+            )
+        }
+        None => ("0000".to_string(), "9999".to_string()),
+    };
+    let client = match f
+        .client_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    {
+        None => String::new(),
+        // No client has such an id: the list is empty, as for any unknown client.
+        Some(c) => match RecordId::parse(c) {
+            Some(id) => id.as_str().to_string(),
+            None => return Ok(Json(Vec::new())),
+        },
+    };
+    let rows: Vec<AdminBookingView> = sqlx::query_as(&format!(
+        "SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id
+          WHERE ($1 = '' OR b.client_id = $1) AND b.session_date >= $2 AND b.session_date < $3
+          ORDER BY b.session_date DESC"
+    ))
+    .bind(&client)
+    .bind(&from)
+    .bind(&to)
+    .fetch_all(&state.db.pool)
+    .await?;
+    Ok(Json(rows))
+}
+
+/// What cancelling needs to know of a booking.
+#[derive(sqlx::FromRow)]
+struct CancelRow {
+    #[sqlx(try_from = "String")]
+    status: BookingStatus,
+    client_id: Option<String>,
+    calendly_event_uri: Option<String>,
+    session_date: String,
+    session_end: Option<String>,
+    session_notes: Option<String>,
+    invitee_email: Option<String>,
+}
+
+/// Cancels a confirmed booking: the credit comes back once, and a Calendly booking is cancelled
+/// on Calendly first. If Calendly says the event is already cancelled, the cancel goes on here
+/// (the coach or the invitee cancelled it there); any other refusal changes nothing.
+#[utoipa::path(post, path = "/api/admin/bookings/{id}/cancel", tag = "admin", params(("id" = String, Path)),
+    responses((status = 200, body = AdminBookingView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "Only confirmed bookings can be cancelled"),
+              (status = 422, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn cancel_booking(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    AppPath(raw_id): AppPath,
+) -> AppResult<Json<AdminBookingView>> {
+    let id = booking_id(&raw_id)?;
+    let id = id.as_str();
+    let row: Option<CancelRow> = sqlx::query_as(
+        "SELECT status, client_id, calendly_event_uri, session_date, session_end, session_notes, invitee_email FROM bookings WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let row = row.ok_or_else(|| AppError::NotFound("Booking not found".into()))?;
+    if row.status != BookingStatus::Confirmed {
+        return Err(AppError::Conflict(
+            "Only confirmed bookings can be cancelled".into(),
+        ));
+    }
+    if let Some(event) = &row.calendly_event_uri {
+        match &state.calendly {
+            Some(calendly) => match calendly.cancel_event(event, "Cancelled by the coach").await {
+                Ok(Cancelled::Now) => {}
+                Ok(Cancelled::Already) => {
+                    tracing::info!(booking = id, "the event was already cancelled on Calendly")
+                }
+                Err(e) => {
+                    tracing::error!(
+                        booking = id,
+                        error = format!("{e:#}"),
+                        "Calendly refused the cancellation"
+                    );
+                    return Err(AppError::BadGateway("Error Cancelling Booking: the scheduling service did not cancel the event. Please try again.".into()));
+                }
+            },
+            None => tracing::warn!(
+                booking = id,
+                "Calendly is not configured; the event stays on Calendly"
+            ),
+        }
+    }
+    // Calendly's own cancel webhook may have landed meanwhile: re-read under the lock.
+    let lock = state.db.backend.for_update();
+    let mut tx = state.db.pool.begin().await?;
+    let (status, debited): (String, i64) = sqlx::query_as(&format!(
+        "SELECT status, credit_debited FROM bookings WHERE id = $1{lock}"
+    ))
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await?;
+    if BookingStatus::parse(&status) == Some(BookingStatus::Confirmed) {
+        let now = now();
+        sqlx::query(
+            "UPDATE bookings SET status = $1, cancelled_at = $2, credit_debited = 0 WHERE id = $3",
+        )
+        .bind(BookingStatus::Cancelled.as_str())
+        .bind(&now)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if debited == 1
+            && let Some(client) = &row.client_id
+        {
+            credits::refund_one(&mut tx, state.db.backend, client, &format!("cancel:{id}")).await?;
+        }
+        let recipient: Option<(String, String)> = match &row.client_id {
+            Some(c) => {
+                sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
+                    .bind(c)
+                    .fetch_optional(&mut *tx)
+                    .await?
+            }
+            None => row.invitee_email.clone().map(|e| (e, String::new())),
+        };
+        if let (Some((email, name)), Some(start)) = (recipient, parse_ts(&row.session_date)) {
+            let end = row
+                .session_end
+                .as_deref()
+                .and_then(parse_ts)
+                .unwrap_or(start + chrono::Duration::minutes(60));
+            let title = row
+                .session_notes
+                .clone()
+                .unwrap_or_else(|| "Coaching Session".into());
+            let details = session_details(&state, id, &title, start, end, None);
+            let mail = templates::booking_cancellation(
+                &state.site.name,
+                &email,
+                &name,
+                &details,
+                debited == 1,
+            );
+            enqueue(&mut tx, &mail).await?;
+        }
+    }
+    tx.commit().await?;
+    state.mail_wake.notify_one();
+    Ok(Json(booking_by_id(&state, id).await?))
+}
+
+/// The client did not come: the credit stays used.
+#[utoipa::path(post, path = "/api/admin/bookings/{id}/no-show", tag = "admin", params(("id" = String, Path)),
+    responses((status = 200, body = AdminBookingView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
+              (status = 409, body = ErrorBody, description = "Only confirmed or completed bookings can be marked as no-show")))]
+pub async fn mark_no_show(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    AppPath(raw_id): AppPath,
+) -> AppResult<Json<AdminBookingView>> {
+    let id = booking_id(&raw_id)?;
+    let updated =
+        sqlx::query("UPDATE bookings SET status = $1 WHERE id = $2 AND status IN ($3, $4)")
+            .bind(BookingStatus::NoShow.as_str())
+            .bind(id.as_str())
+            .bind(BookingStatus::Confirmed.as_str())
+            .bind(BookingStatus::Completed.as_str())
+            .execute(&state.db.pool)
+            .await?;
+    if updated.rows_affected() == 0 {
+        booking_by_id(&state, id.as_str()).await?; // 404 when it does not exist
+        return Err(AppError::Conflict(
+            "Only confirmed or completed bookings can be marked as no-show".into(),
+        ));
+    }
+    Ok(Json(booking_by_id(&state, id.as_str()).await?))
+}

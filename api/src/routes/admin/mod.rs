@@ -1,0 +1,63 @@
+//! The admin dashboard's API (spec §2 /admin, §3, §5), one module per resource. Every route
+//! takes `AdminUser` (401 signed out, 403 for a client).
+
+mod bookings;
+mod clients;
+mod payments;
+mod stats;
+mod users;
+
+use axum::Router;
+use axum::routing::{get, post};
+use chrono::{NaiveDate, NaiveTime, TimeZone, Utc};
+
+pub use bookings::{AdminBookingView, PhoneBooking, SessionFilter};
+pub use clients::{ClientRow, ClientSearch};
+pub use payments::{AddPayment, RecordedPaymentView};
+pub use stats::Stats;
+pub use users::{CreateUser, CreatedUser};
+
+use crate::domain::{now, ts};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/admin/stats", get(stats::stats))
+        .route("/api/admin/clients", get(clients::clients))
+        .route("/api/admin/users", post(users::create_user))
+        .route("/api/admin/payments", post(payments::add_payment))
+        .route("/api/admin/bookings", post(bookings::phone_booking))
+        .route("/api/admin/bookings/recent", get(bookings::recent_bookings))
+        .route(
+            "/api/admin/bookings/{id}/cancel",
+            post(bookings::cancel_booking),
+        )
+        .route(
+            "/api/admin/bookings/{id}/no-show",
+            post(bookings::mark_no_show),
+        )
+        .route("/api/admin/sessions", get(bookings::sessions))
+}
+
+/// A day in the coach's time zone, as the UTC timestamp of its first instant.
+fn start_of_local_day(state: &AppState, day: NaiveDate) -> String {
+    state
+        .site
+        .time_zone
+        .from_local_datetime(&day.and_time(NaiveTime::MIN))
+        .earliest()
+        .map(|d| ts(d.with_timezone(&Utc)))
+        .unwrap_or_else(now)
+}
+
+/// The OpenAPI paths of this module, for `openapi.rs`.
+pub mod paths {
+    pub use super::bookings::{
+        __path_cancel_booking, __path_mark_no_show, __path_phone_booking, __path_recent_bookings,
+        __path_sessions,
+    };
+    pub use super::clients::__path_clients;
+    pub use super::payments::__path_add_payment;
+    pub use super::stats::__path_stats;
+    pub use super::users::__path_create_user;
+}
