@@ -15,6 +15,9 @@ echo "== islands: install, type-check, unit tests"
   NO_COLOR=1 FORCE_COLOR=0 ./node_modules/.bin/vitest run
 ) 2>&1 | tee "$log"
 
+echo "== islands: the API types are generated from the API's current openapi.json"
+./scripts/api-types.sh --check
+
 echo "== formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
