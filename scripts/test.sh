@@ -28,6 +28,9 @@ cargo test --workspace --locked 2>&1 | tee -a "$log"
 echo "== the API suite again on PostgreSQL (127.0.0.1:5432)"
 TEST_DATABASE=postgres cargo test --locked -p api --test api 2>&1 | tee -a "$log"
 
+echo "== the running API against its OpenAPI document: schemathesis on SQLite and PostgreSQL"
+./scripts/schemathesis.sh
+
 echo "== the real content: validation and internal links"
 cargo run --quiet --locked -p generator -- check
 
