@@ -15,6 +15,9 @@ echo "== islands: install, type-check, unit tests"
   NO_COLOR=1 FORCE_COLOR=0 ./node_modules/.bin/vitest run
 ) 2>&1 | tee "$log"
 
+echo "== islands: the API types are generated from the API's current openapi.json"
+./scripts/api-types.sh --check
+
 echo "== formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
@@ -24,6 +27,9 @@ cargo test --workspace --locked 2>&1 | tee -a "$log"
 
 echo "== the API suite again on PostgreSQL (127.0.0.1:5432)"
 TEST_DATABASE=postgres cargo test --locked -p api --test api 2>&1 | tee -a "$log"
+
+echo "== the running API against its OpenAPI document: schemathesis on SQLite and PostgreSQL"
+./scripts/schemathesis.sh
 
 echo "== the real content: validation and internal links"
 cargo run --quiet --locked -p generator -- check

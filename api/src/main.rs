@@ -1,4 +1,5 @@
-//! The `api` command: `serve`, `migrate`, and `admin create` to bootstrap the first admin.
+//! The `api` command: `serve`, `migrate`, `admin create` to bootstrap the first admin, and
+//! `openapi` to print the API's description without a server or a database.
 
 use std::io::Read;
 
@@ -27,6 +28,8 @@ enum Command {
     },
     /// Apply database migrations and exit.
     Migrate,
+    /// Print the OpenAPI document (the one served at /api/openapi.json) to standard output.
+    Openapi,
     /// Manage admins.
     Admin {
         #[command(subcommand)]
@@ -72,6 +75,12 @@ async fn main() -> std::process::ExitCode {
 
 async fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    // Needs no configuration: `scripts/api-types.sh` runs it on a machine with no environment.
+    if let Command::Openapi = cli.command {
+        let doc = <api::openapi::ApiDoc as utoipa::OpenApi>::openapi();
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+        return Ok(());
+    }
     let mut config = Config::from_env()?;
     api::telemetry::init(config.environment);
     match cli.command {
@@ -90,6 +99,7 @@ async fn run() -> anyhow::Result<()> {
                 .await?;
             println!("migrations applied");
         }
+        Command::Openapi => unreachable!("handled before the configuration is read"),
         Command::Admin {
             command: AdminCommand::Create { email, name, phone },
         } => {

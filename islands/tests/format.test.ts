@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dollars, money, sessions, shortDate } from "../src/lib/format";
+import { asMoney } from "../src/api/types";
+import { formatMoney, sessions, shortDate } from "../src/lib/format";
 import { redirectFor, type Session } from "../src/lib/session";
 
 const as = (role: "admin" | "client"): Session => ({
@@ -8,13 +9,20 @@ const as = (role: "admin" | "client"): Session => ({
 });
 
 describe("formats", () => {
-  it("shows money in EGP with thousands separators", () => {
-    expect(money(20250)).toBe("20,250 EGP");
-    expect(money(4500.5)).toBe("4,500.50 EGP");
+  it("shows money from minor units with its currency code, separators and two decimals", () => {
+    expect(formatMoney({ minor: 2025000, currency: "EGP" })).toBe("EGP\u00a020,250.00");
+    expect(formatMoney({ minor: 450050, currency: "EGP" })).toBe("EGP\u00a04,500.50");
+    expect(formatMoney({ minor: 5, currency: "EGP" })).toBe("EGP\u00a00.05");
+    expect(formatMoney({ minor: 0, currency: "EGP" })).toBe("EGP\u00a00.00");
   });
-  it("shows payment amounts with a $ and two decimals, as the spec's history does", () => {
-    expect(dollars(1500.25)).toBe("$1,500.25");
-    expect(dollars(9000)).toBe("$9,000.00");
+  it("uses each currency's own minor unit", () => {
+    expect(formatMoney({ minor: 1500, currency: "JPY" })).toBe("JPY\u00a01,500");
+    expect(formatMoney({ minor: 1500, currency: "KWD" })).toBe("KWD\u00a01.500");
+  });
+  it("takes today's amounts in pounds until the API sends minor units", () => {
+    expect(asMoney(4500.5)).toEqual({ minor: 450050, currency: "EGP" });
+    expect(asMoney(0.29)).toEqual({ minor: 29, currency: "EGP" });
+    expect(asMoney({ minor: 7, currency: "EGP" })).toEqual({ minor: 7, currency: "EGP" });
   });
   it("says session or sessions", () => {
     expect(sessions(1)).toBe("1 session");

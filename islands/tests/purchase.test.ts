@@ -4,10 +4,10 @@ import { packageFrom } from "../src/islands/PurchaseDialog";
 const button = (dataset: Record<string, string>) => ({ dataset }) as unknown as HTMLElement;
 
 describe("the Buy Now button's package", () => {
-  it("is read from the button's data attributes, with the price in EGP", () => {
+  it("is read from the button's data attributes, with the price in piastres", () => {
     expect(
       packageFrom(button({ buyPackage: "individual-5", packageType: "individual", packageName: "Momentum Package", sessions: "5", amount: "2025000" })),
-    ).toEqual({ id: "individual-5", type: "individual", name: "Momentum Package", sessions: 5, amount: 20250 });
+    ).toEqual({ id: "individual-5", type: "individual", name: "Momentum Package", sessions: 5, price: { minor: 2025000, currency: "EGP" } });
   });
   it("is group for group packages", () => {
     expect(packageFrom(button({ buyPackage: "group-10", packageType: "group", packageName: "Team", sessions: "10", amount: "8100000" }))?.type).toBe("group");

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { api } from "../lib/api";
 import { longDateTime, shortDate } from "../lib/format";
-import type { BookingView, SchedulerInfo } from "./types";
+import type { BookingView, SchedulerInfo } from "../api/types";
 import { LOAD_ERROR } from "./guard";
 import { label } from "./helpers";
 import { AdminBadge, ExternalIcon } from "./parts";

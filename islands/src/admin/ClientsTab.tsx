@@ -4,7 +4,7 @@ import { Suspense, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { api } from "../lib/api";
 import { shortDate } from "../lib/format";
-import type { ClientRow } from "./types";
+import type { ClientRow } from "../api/types";
 import { clientsPath } from "./helpers";
 import { CreateUserDialog, preloadDialogs } from "./lazy";
 import { PlusIcon } from "./parts";

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { ApiError, post } from "../lib/api";
 import { Field } from "../lib/ui";
 import { useForm } from "./form";
-import type { CreatedUser } from "./types";
+import type { CreatedUser } from "../api/types";
 import { ErrorDetails, Modal } from "./dialog";
 import { fieldErrors, label } from "./helpers";
 import {

@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { ApiError, post } from "../lib/api";
 import { Field } from "../lib/ui";
 import { useForm } from "./form";
-import type { BookingView, ClientRow } from "./types";
+import type { BookingView, ClientRow } from "../api/types";
 import { Modal } from "./dialog";
 import { fieldErrors, hasCredits, label } from "./helpers";
 import {

@@ -4,7 +4,7 @@ import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, api, post } from "../lib/api";
 import { longDateTime } from "../lib/format";
-import type { BookingView, ClientRow } from "./types";
+import type { BookingView, ClientRow } from "../api/types";
 import { LOAD_ERROR } from "./guard";
 import { canCancel, canMarkNoShow, label, sessionsPath } from "./helpers";
 import { ConfirmDialog, PhoneBookingDialog, preloadDialogs } from "./lazy";

@@ -2,6 +2,7 @@
 // strings the inputs hold), so they can be tested without a browser. Each returns the JSON body
 // the API expects, or the messages to put on the fields.
 import * as z from "zod/mini";
+import type { AddPaymentBody, Complete, CreateUserBody, PhoneBookingBody } from "../api/types";
 import { EMAIL, zodErrors } from "../lib/validate";
 import { type Errors, today } from "./helpers";
 
@@ -44,18 +45,11 @@ export interface CreateUserForm {
   paymentNotes: string;
 }
 
-export interface CreateUserPayload {
-  fullName: string;
-  email: string;
-  phone: string | null;
+/** POST /api/admin/users, with the choices the form offers. */
+export type CreateUserPayload = Complete<CreateUserBody, "phone" | "paymentNotes"> & {
   role: UserRole;
-  password: string;
-  initialCredits: number;
-  paymentAmount: number;
   paymentMethod: UserPaymentMethod;
-  paymentDate: string;
-  paymentNotes: string | null;
-}
+};
 
 export const CREATE_USER_FIELDS = [
   "fullName",
@@ -133,14 +127,8 @@ export interface PhoneBookingForm {
   sessionNotes: string;
 }
 
-export interface PhoneBookingPayload {
-  clientId: string;
-  sessionDate: string;
-  sessionTime: string;
-  status: BookingStatus;
-  googleMeetLink: string | null;
-  sessionNotes: string | null;
-}
+/** POST /api/admin/bookings, with the statuses the form offers. */
+export type PhoneBookingPayload = Complete<PhoneBookingBody, "googleMeetLink" | "sessionNotes"> & { status: BookingStatus };
 
 export const PHONE_BOOKING_FIELDS = [
   "clientId",
@@ -206,15 +194,8 @@ export interface AddPaymentForm {
   notes: string;
 }
 
-export interface AddPaymentPayload {
-  clientId: string;
-  amount: number;
-  sessionsPurchased: number;
-  paymentDate: string;
-  paymentMethod: PaymentMethod;
-  referenceNumber: string | null;
-  notes: string | null;
-}
+/** POST /api/admin/payments, with the methods the form offers. */
+export type AddPaymentPayload = Complete<AddPaymentBody, "referenceNumber" | "notes"> & { paymentMethod: PaymentMethod };
 
 export const ADD_PAYMENT_FIELDS = [
   "clientId",

@@ -3,7 +3,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { useForm } from "../admin/form";
-import type { ClientRow, PaymentRecordView } from "../admin/types";
+import type { ClientRow, PaymentRecordView } from "../api/types";
 import { LoadFailed, useAdminSession } from "../admin/guard";
 import { clientsPath, fieldErrors, label } from "../admin/helpers";
 import { ArrowLeftIcon } from "../admin/parts";

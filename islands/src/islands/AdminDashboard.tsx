@@ -6,12 +6,12 @@ import { toast } from "sonner";
 import { BookingsTab } from "../admin/BookingsTab";
 import { ClientsTab } from "../admin/ClientsTab";
 import { SessionsTab } from "../admin/SessionsTab";
-import type { AdminStats, ClientRow, SchedulerInfo } from "../admin/types";
+import { type AdminStats, type ClientRow, type SchedulerInfo, asMoney } from "../api/types";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
 import { clientsPath } from "../admin/helpers";
 import { preloadDialogs } from "../admin/lazy";
 import { api } from "../lib/api";
-import { dollars } from "../lib/format";
+import { formatMoney } from "../lib/format";
 import { mountIsland } from "../lib/mount";
 import { go, signOut } from "../lib/session";
 import { Spinner } from "../lib/ui";
@@ -30,7 +30,7 @@ function StatCards({ stats }: { stats: AdminStats }) {
     ["Credits Sold", String(stats.totalCredits)],
     ["Upcoming Sessions", String(stats.upcomingSessions)],
     ["Completed Sessions", String(stats.completedSessions)],
-    ["Revenue This Month", dollars(stats.revenueThisMonth)],
+    ["Revenue This Month", formatMoney(asMoney(stats.revenueThisMonth))],
   ];
   return (
     <section aria-labelledby="overview-title">

@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import { api } from "../lib/api";
-import { type BookSessionView, webUrl } from "../lib/client-views";
+import type { BookSessionView } from "../api/types";
+import { webUrl } from "../lib/client-views";
 import { mountIsland } from "../lib/mount";
 import { currentSession, go, redirectFor } from "../lib/session";
 import { Spinner } from "../lib/ui";

@@ -4,11 +4,8 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { api, put } from "../lib/api";
+import { type AccountView, type DashboardView, type PaymentHistoryBody, type PaymentRecordView, type SessionView, asMoney } from "../api/types";
 import {
-  type AccountView,
-  type DashboardView,
-  type PaymentRecordView,
-  type SessionView,
   STATUS_FILTERS,
   type StatusFilter,
   dashboardPath,
@@ -19,7 +16,7 @@ import {
   sessionTitle,
   webUrl,
 } from "../lib/client-views";
-import { dollars, longDateTime, sessions, shortDate } from "../lib/format";
+import { formatMoney, longDateTime, sessions, shortDate } from "../lib/format";
 import { mountIsland } from "../lib/mount";
 import { currentSession, go, redirectFor, signOut } from "../lib/session";
 import { Spinner, StatusBadge } from "../lib/ui";
@@ -179,7 +176,7 @@ function PaymentRow({ payment }: { payment: PaymentRecordView }) {
   return (
     <li className="client-payment">
       <div className="client-payment__main">
-        <span className="client-payment__amount">{dollars(payment.amount)}</span>
+        <span className="client-payment__amount">{formatMoney(asMoney(payment.amount, payment.currency))}</span>
         <span className="client-payment__sessions">{sessions(payment.sessionsPurchased)}</span>
       </div>
       <div className="client-payment__meta">
@@ -211,7 +208,7 @@ function PaymentHistory(props: { account: AccountView; payments: PaymentRecordVi
   const change = async (show: boolean) => {
     setBusy(true);
     try {
-      const account = await put<AccountView>("/api/dashboard/payment-history", { show });
+      const account = await put<AccountView>("/api/dashboard/payment-history", { show } satisfies PaymentHistoryBody);
       moveFocus.current = account.showPaymentHistory !== shown;
       setChecked(account.showPaymentHistory);
       props.onAccount(account);

@@ -4,9 +4,9 @@
 // only logged (spec §8); the page then says, gently, that the payment is being confirmed.
 import { useEffect, useRef, useState } from "react";
 import { api } from "../lib/api";
+import { type PaymentView, asMoney } from "../api/types";
 import {
   POLL_INTERVAL_MS,
-  type PaymentView,
   VERIFY_DELAY_MS,
   cartIdFrom,
   failedPath,
@@ -15,7 +15,7 @@ import {
   paymentLookupPath,
   verifyStep,
 } from "../lib/client-views";
-import { money } from "../lib/format";
+import { formatMoney } from "../lib/format";
 import { mountIsland } from "../lib/mount";
 import { currentSession, go } from "../lib/session";
 
@@ -56,7 +56,7 @@ function Summary({ payment }: { payment: PaymentView }) {
       </div>
       <div className="client-pay-summary__row">
         <dt>Amount</dt>
-        <dd>{money(payment.amount, payment.currency)}</dd>
+        <dd>{formatMoney(asMoney(payment.amount, payment.currency))}</dd>
       </div>
       <div className="client-pay-summary__row">
         <dt>Order ID</dt>

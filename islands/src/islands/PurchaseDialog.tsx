@@ -6,7 +6,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { Suspense, lazy, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, post } from "../lib/api";
-import { money } from "../lib/format";
+import { type Money, type PurchaseBody, type RedirectView } from "../api/types";
+import { formatMoney } from "../lib/format";
 import { mountIsland } from "../lib/mount";
 import { type Session, currentSession, go } from "../lib/session";
 import { Field, Spinner } from "../lib/ui";
@@ -16,17 +17,18 @@ export interface ChosenPackage {
   type: "individual" | "group";
   name: string;
   sessions: number;
-  /** In EGP (major units). */
-  amount: number;
+  price: Money;
 }
 
 /** Reads the package a 'Buy Now' button describes. */
 export function packageFrom(button: HTMLElement): ChosenPackage | null {
   const d = button.dataset;
   const sessions = Number(d.sessions);
+  // The generator writes the price in minor units (piastres), the API's unit for money.
   const minor = Number(d.amount);
-  if (!d.buyPackage || !d.packageName || !Number.isFinite(sessions) || !Number.isFinite(minor)) return null;
-  return { id: d.buyPackage, type: d.packageType === "group" ? "group" : "individual", name: d.packageName, sessions, amount: minor / 100 };
+  if (!d.buyPackage || !d.packageName || !Number.isFinite(sessions) || !Number.isInteger(minor)) return null;
+  const price = { minor, currency: "EGP" };
+  return { id: d.buyPackage, type: d.packageType === "group" ? "group" : "individual", name: d.packageName, sessions, price };
 }
 
 const AuthTabs = lazy(() => import("../lib/AuthTabs"));
@@ -54,15 +56,16 @@ function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { pkg: ChosenPack
     if (Object.keys(missing).length) return;
     setBusy(true);
     try {
-      const { redirectUrl } = await post<{ redirectUrl?: string }>("/api/payments/paytabs/create", {
+      const { redirectUrl } = await post<Partial<RedirectView>>("/api/payments/paytabs/create", {
         packageType: pkg.type,
         sessions: pkg.sessions,
-        amount: pkg.amount,
+        // Requests carry amounts in pounds (the API compares this with the catalogue's price).
+        amount: pkg.price.minor / 100,
         customerName: name.trim(),
         customerEmail: email.trim(),
         customerPhone: phone.trim(),
         isGuest: false,
-      });
+      } satisfies PurchaseBody);
       if (!redirectUrl) throw new Error("No redirect URL received");
       go(redirectUrl);
     } catch (err) {
@@ -131,7 +134,7 @@ function PurchaseDialog() {
           <Dialog.Title className="dialog-title">Complete Your Purchase</Dialog.Title>
           {pkg ? (
             <Dialog.Description className="dialog-description">
-              {pkg.name}: {unitLabel(pkg)} for <strong>{money(pkg.amount)}</strong>
+              {pkg.name}: {unitLabel(pkg)} for <strong>{formatMoney(pkg.price)}</strong>
             </Dialog.Description>
           ) : null}
           {pkg && session === undefined ? <Spinner /> : null}

@@ -1,5 +1,6 @@
 // The API client every island uses: same-origin JSON, the one error shape of the API
 // (`{ error: { code, message, fields? } }`) turned into ApiError.
+import type { ErrorBody } from "../api/types";
 
 export class ApiError extends Error {
   constructor(
@@ -29,7 +30,8 @@ export async function api<T>(path: string, method: Method = "GET", body?: unknow
   if (res.status === 204) return undefined as T;
   const data: unknown = await res.json().catch(() => null);
   if (!res.ok) {
-    const e = (data as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null)?.error;
+    // Whatever answered may not be the API (a proxy's HTML error page): trust no field.
+    const e = (data as Partial<ErrorBody> | null)?.error as Partial<ErrorBody["error"]> | undefined;
     throw new ApiError(res.status, e?.code ?? "error", e?.message ?? `Request failed (${res.status})`, e?.fields ?? {});
   }
   return data as T;

@@ -1,69 +1,8 @@
-// Pure helpers of the client islands (/dashboard, /book-session, /payment/success): the API's
-// view shapes, the session filter and its texts (spec §2), and the payment verification rules
+// Pure helpers of the client islands (/dashboard, /book-session, /payment/success): the session
+// filter and its texts (spec §2), and the payment verification rules
 // (spec §4, §9). No React and no DOM here, so they are unit-tested in tests/client.test.ts.
+import type { SessionView } from "../api/types";
 import { sessions } from "./format";
-
-// ---------- API shapes (OpenAPI: DashboardView, AccountView, BookSessionView, PaymentView) ----------
-
-export interface AccountView {
-  availableCredits: number;
-  totalCredits: number;
-  usedCredits: number;
-  sessionsCompleted: number;
-  lastPaymentDate?: string | null;
-  showPaymentHistory: boolean;
-}
-
-export interface SessionView {
-  id: string;
-  sessionDate: string;
-  sessionEnd?: string | null;
-  status: string;
-  sessionNotes?: string | null;
-  googleMeetLink?: string | null;
-  cancelUrl?: string | null;
-  rescheduleUrl?: string | null;
-}
-
-export interface PaymentRecordView {
-  id: string;
-  amount: number;
-  currency: string;
-  sessionsPurchased: number;
-  paymentDate: string;
-  paymentMethod: string;
-  referenceNumber?: string | null;
-}
-
-export interface DashboardView {
-  fullName: string;
-  email: string;
-  phone?: string | null;
-  role: string;
-  account: AccountView;
-  upcomingSessions: SessionView[];
-  payments: PaymentRecordView[];
-  schedulerName: string;
-  schedulerUrl: string;
-}
-
-export interface BookSessionView {
-  availableCredits: number;
-  schedulerUrl: string;
-  schedulerName: string;
-}
-
-export interface PaymentView {
-  cartId: string;
-  status: string;
-  packageType: string;
-  packageName: string;
-  sessions: number;
-  amount: number;
-  currency: string;
-  orderId: string;
-  createdAt: string;
-}
 
 // ---------- Dashboard ----------
 

@@ -1,19 +1,29 @@
-// Formats of spec §9: money in the site's currency (EGP) through one formatter, dates as
-// "MMM dd, yyyy" for payments and a long date with time for sessions, and session(s).
+// Formats of spec §9: money through one formatter (the API's integer minor units and currency,
+// never a float of pounds), dates as "MMM dd, yyyy" for payments and a long date with time for
+// sessions, and session(s).
 import { format, parseISO } from "date-fns";
+import type { Money } from "../api/types";
 
-const groups = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2, minimumFractionDigits: 0 });
-const cents = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+const moneyFormats = new Map<string, Intl.NumberFormat>();
 
-/** 20250 → "20,250 EGP"; 4500.5 → "4,500.50 EGP". */
-export function money(amount: number, currency = "EGP"): string {
-  const text = Number.isInteger(amount) ? groups.format(amount) : cents.format(amount);
-  return `${text} ${currency}`;
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let f = moneyFormats.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { style: "currency", currency, currencyDisplay: "code" });
+    moneyFormats.set(currency, f);
+  }
+  return f;
 }
 
-/** The spec's "$" display of a payment amount with two decimals (payment history, revenue). */
-export function dollars(amount: number): string {
-  return `$${cents.format(amount)}`;
+/**
+ * Every amount the islands show: {minor: 2025000, currency: "EGP"} → "EGP 20,250.00" (with a
+ * no-break space, so the code and the figure never wrap apart).
+ */
+export function formatMoney({ minor, currency }: Money): string {
+  const f = moneyFormat(currency);
+  // The currency's own minor unit: 2 digits for EGP, 0 for JPY, 3 for KWD.
+  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
+  return f.format(minor / 10 ** digits);
 }
 
 /** "Nov 21, 2026". */

@@ -1,13 +1,9 @@
 // Who is signed in, and where each role belongs (spec §6: admins → /admin, clients →
 // /dashboard, signed-out visitors → /auth).
+import type { Role, Session, SignInBody, SignUpBody } from "../api/types";
 import { ApiError, api, post } from "./api";
 
-export type Role = "admin" | "client";
-
-export interface Session {
-  user: { id: string; email: string; email_confirmed: boolean };
-  profile: { user_id: string; full_name: string; email: string; phone: string | null; role: Role };
-}
+export type { Role, Session };
 
 /** The current session, or null when signed out. Other failures throw. */
 export async function currentSession(): Promise<Session | null> {
@@ -19,10 +15,10 @@ export async function currentSession(): Promise<Session | null> {
   }
 }
 
-export const signIn = (email: string, password: string) => post<Session>("/api/auth/sign-in", { email, password });
+export const signIn = (email: string, password: string) => post<Session>("/api/auth/sign-in", { email, password } satisfies SignInBody);
 
 export const signUp = (fullName: string, email: string, password: string, phone?: string) =>
-  post<Session>("/api/auth/sign-up", { full_name: fullName, email, password, phone: phone || undefined });
+  post<Session>("/api/auth/sign-up", { full_name: fullName, email, password, phone: phone || undefined } satisfies SignUpBody);
 
 export const signOut = () => post<void>("/api/auth/sign-out", {});
 
