@@ -77,7 +77,7 @@ async fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     // Needs no configuration: `scripts/api-types.sh` runs it on a machine with no environment.
     if let Command::Openapi = cli.command {
-        let doc = <api::openapi::ApiDoc as utoipa::OpenApi>::openapi();
+        let doc = api::openapi::document();
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(());
     }

@@ -46,8 +46,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancels a confirmed booking: the credit comes back, and a Calendly booking is cancelled on
-         *     Calendly first (if Calendly refuses, nothing changes here).
+         * Cancels a confirmed booking: the credit comes back once, and a Calendly booking is cancelled
+         *     on Calendly first. If Calendly says the event is already cancelled, the cancel goes on here
+         *     (the coach or the invitee cancelled it there); any other refusal changes nothing.
          */
         post: operations["cancel_booking"];
         delete?: never;
@@ -558,11 +559,8 @@ export interface components {
             usedCredits: number;
         };
         AddPayment: {
-            /**
-             * Format: double
-             * @description In the currency's major unit, 2-decimal steps (e.g. 4500.50).
-             */
-            amount?: number | null;
+            /** @description In the currency's major unit, 2-decimal steps (e.g. 4500.50), 0 to 10,000,000. */
+            amount?: components["schemas"]["AmountInput"];
             clientId?: string | null;
             notes?: string | null;
             /** @description `YYYY-MM-DD`. */
@@ -570,17 +568,14 @@ export interface components {
             /** @description bank_transfer, credit_card, cash, check, paypal or other (default cash). */
             paymentMethod?: string | null;
             referenceNumber?: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description 1 to 1,000.
+             */
             sessionsPurchased?: number | null;
         };
-        BookSessionView: {
-            /** Format: int64 */
-            availableCredits: number;
-            schedulerName: string;
-            /** @description The scheduling page with the client's name and email prefilled and a signed reference. */
-            schedulerUrl: string;
-        };
-        BookingView: {
+        /** @description A booking in the admin's lists, with the client's (or the invitee's) name and email. */
+        AdminBookingView: {
             cancelledAt?: string | null;
             clientEmail?: string | null;
             clientId?: string | null;
@@ -590,10 +585,33 @@ export interface components {
             id: string;
             sessionDate: string;
             sessionNotes?: string | null;
-            /** @description calendly, phone or admin. */
-            source: string;
-            status: string;
+            source: components["schemas"]["BookingSource"];
+            status: components["schemas"]["BookingStatus"];
         };
+        /** @description An amount in the currency's major unit with at most two decimals, as a number or text (`4500.50` or `"4500.50"`); 0 to 10,000,000. */
+        AmountInput: number | string;
+        /** @description The signed-in user and their profile. */
+        AuthSessionView: {
+            profile: components["schemas"]["ProfileView"];
+            user: components["schemas"]["UserView"];
+        };
+        BookSessionView: {
+            /** Format: int64 */
+            availableCredits: number;
+            schedulerName: string;
+            /** @description The scheduling page with the client's name and email prefilled and a signed reference. */
+            schedulerUrl: string;
+        };
+        /**
+         * @description How a booking was made.
+         * @enum {string}
+         */
+        BookingSource: "calendly" | "phone" | "admin";
+        /**
+         * @description Where a booking stands. `pending` waits for the admin (no credit was used).
+         * @enum {string}
+         */
+        BookingStatus: "confirmed" | "completed" | "cancelled" | "no_show" | "pending";
         ChangePassword: {
             current_password?: string | null;
             new_password?: string | null;
@@ -644,11 +662,14 @@ export interface components {
         CreateUser: {
             email?: string | null;
             fullName?: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description 0 (default) to 1,000.
+             */
             initialCredits?: number | null;
             password?: string | null;
-            /** Format: double */
-            paymentAmount?: number | null;
+            /** @description In the currency's major unit, 2-decimal steps, 0 (default) to 10,000,000. */
+            paymentAmount?: components["schemas"]["AmountInput"];
             /** @description YYYY-MM-DD, default today. */
             paymentDate?: string | null;
             /** @description cash (default), card, bank_transfer or other. */
@@ -662,7 +683,7 @@ export interface components {
             /** Format: int64 */
             availableCredits: number;
             email: string;
-            role: string;
+            role: components["schemas"]["Role"];
             success: boolean;
             userId: string;
         };
@@ -673,7 +694,7 @@ export interface components {
             /** @description The 10 most recent payments. */
             payments: components["schemas"]["PaymentRecordView"][];
             phone?: string | null;
-            role: string;
+            role: components["schemas"]["Role"];
             schedulerName: string;
             schedulerUrl: string;
             /** @description Sessions at or after now, oldest first, filtered by `status`. */
@@ -686,8 +707,9 @@ export interface components {
         };
         ErrorDetail: {
             /**
-             * @description Stable, machine-readable: `validation_error`, `unauthorized`, `forbidden`, `not_found`,
-             *     `conflict`, `rate_limited`, `bad_request`, `internal_error`.
+             * @description Stable, machine-readable: `validation_error`, `bad_request`, `payload_too_large`,
+             *     `unsupported_media_type`, `method_not_allowed`, `unauthorized`, `forbidden`, `not_found`,
+             *     `conflict`, `rate_limited`, `provider_error`, `internal_error`.
              */
             code: string;
             /** @description Per-field messages of a validation error. */
@@ -701,13 +723,22 @@ export interface components {
             database: string;
             status: string;
         };
+        /** @description An amount in an answer: integer minor units and the ISO currency. */
+        Money: {
+            /** @description ISO 4217, e.g. `EGP`. */
+            currency: string;
+            /**
+             * Format: int64
+             * @description Minor units (piastres for EGP): 450050 is 4,500.50.
+             */
+            minor: number;
+        };
         PaymentHistory: {
             show: boolean;
         };
+        /** @description One line of the client's payment history. */
         PaymentRecordView: {
-            /** Format: double */
-            amount: number;
-            currency: string;
+            amount: components["schemas"]["Money"];
             id: string;
             paymentDate: string;
             paymentMethod: string;
@@ -715,24 +746,24 @@ export interface components {
             /** Format: int64 */
             sessionsPurchased: number;
         };
+        /**
+         * @description An online payment's state at PayTabs.
+         * @enum {string}
+         */
+        PaymentStatus: "pending" | "completed" | "failed";
         /** @description What /payment/success shows. */
         PaymentView: {
-            /**
-             * Format: double
-             * @description In the currency's major unit, e.g. 20250.0.
-             */
-            amount: number;
+            amount: components["schemas"]["Money"];
             cartId: string;
             createdAt: string;
-            currency: string;
             /** @description The order id shown to the customer (the cart id). */
             orderId: string;
             packageName: string;
+            /** @description `individual` or `group`. */
             packageType: string;
             /** Format: int64 */
             sessions: number;
-            /** @description `pending`, `completed` or `failed`. */
-            status: string;
+            status: components["schemas"]["PaymentStatus"];
         };
         PhoneBooking: {
             clientId?: string | null;
@@ -749,17 +780,13 @@ export interface components {
             email: string;
             full_name: string;
             phone?: string | null;
-            /** @description `admin` or `client`. */
-            role: string;
+            role: components["schemas"]["Role"];
             user_id: string;
         };
         /** @description The purchase request of spec §3, as the purchase dialog sends it. */
         PurchaseRequest: {
-            /**
-             * Format: double
-             * @description The price the page showed, in EGP (e.g. 20250): compared, never charged.
-             */
-            amount?: number | null;
+            /** @description The price the page showed, in EGP (e.g. 20250): compared, never charged. */
+            amount?: components["schemas"]["AmountInput"];
             customerEmail?: string | null;
             customerName?: string | null;
             customerPhone?: string | null;
@@ -768,6 +795,18 @@ export interface components {
             packageType?: string | null;
             /** Format: int32 */
             sessions?: number | null;
+        };
+        RecordedPaymentView: {
+            amount: components["schemas"]["Money"];
+            /** Format: int64 */
+            availableCredits: number;
+            clientId: string;
+            id: string;
+            paymentDate: string;
+            paymentMethod: string;
+            referenceNumber?: string | null;
+            /** Format: int64 */
+            sessionsPurchased: number;
         };
         RedirectView: {
             redirectUrl: string;
@@ -779,6 +818,12 @@ export interface components {
         ResetRequest: {
             email?: string | null;
         };
+        /**
+         * @description Who a user is to the portal. Stored as `admin` / `client`; compared only as this enum.
+         * @enum {string}
+         */
+        Role: "admin" | "client";
+        /** @description One of the client's sessions. */
         SessionView: {
             cancelUrl?: string | null;
             googleMeetLink?: string | null;
@@ -787,8 +832,7 @@ export interface components {
             sessionDate: string;
             sessionEnd?: string | null;
             sessionNotes?: string | null;
-            /** @description confirmed, completed, cancelled, no_show or pending. */
-            status: string;
+            status: components["schemas"]["BookingStatus"];
         };
         SignIn: {
             email?: string | null;
@@ -803,11 +847,8 @@ export interface components {
         Stats: {
             /** Format: int64 */
             completedSessions: number;
-            /**
-             * Format: double
-             * @description Since the 1st of this month in the coach's time zone, in EGP with 2 decimals.
-             */
-            revenueThisMonth: number;
+            /** @description Since the 1st of this month in the coach's time zone. */
+            revenueThisMonth: components["schemas"]["Money"];
             /** Format: int64 */
             totalClients: number;
             /**
@@ -862,7 +903,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingView"];
+                    "application/json": components["schemas"]["AdminBookingView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -899,6 +948,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -923,7 +988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingView"][];
+                    "application/json": components["schemas"]["AdminBookingView"][];
                 };
             };
             401: {
@@ -960,7 +1025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingView"];
+                    "application/json": components["schemas"]["AdminBookingView"];
                 };
             };
             401: {
@@ -996,6 +1061,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -1022,7 +1095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingView"];
+                    "application/json": components["schemas"]["AdminBookingView"];
                 };
             };
             401: {
@@ -1058,16 +1131,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     clients: {
         parameters: {
-            query?: {
-                /** @description Part of a name or an email, any case. */
-                search?: string | null;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description Part of a name or an email, any case (at most 100 characters). */
+                search: string | null;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1080,6 +1161,14 @@ export interface operations {
                     "application/json": components["schemas"]["ClientRow"][];
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1089,6 +1178,14 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1116,7 +1213,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PaymentRecordView"];
+                    "application/json": components["schemas"]["RecordedPaymentView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -1144,6 +1249,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description 'Please fill in all required fields' and the field rules */
             422: {
                 headers: {
@@ -1157,13 +1278,13 @@ export interface operations {
     };
     sessions: {
         parameters: {
-            query?: {
-                client_id?: string | null;
-                /** @description YYYY-MM-DD: sessions on that day in the coach's time zone. */
-                date?: string | null;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                client_id: string | null;
+                /** @description YYYY-MM-DD: sessions on that day in the coach's time zone. */
+                date: string | null;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1173,7 +1294,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BookingView"][];
+                    "application/json": components["schemas"]["AdminBookingView"][];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -1258,6 +1387,14 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedUser"];
                 };
             };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1283,6 +1420,22 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1295,11 +1448,11 @@ export interface operations {
     };
     confirm_email: {
         parameters: {
-            query?: {
-                token?: string | null;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                token: string | null;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1310,6 +1463,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
@@ -1349,6 +1511,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1378,6 +1558,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Status"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             422: {
@@ -1416,11 +1623,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionView"];
+                    "application/json": components["schemas"]["AuthSessionView"];
                 };
             };
             /** @description Invalid or expired link */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1452,7 +1677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionView"];
+                    "application/json": components["schemas"]["AuthSessionView"];
                 };
             };
             401: {
@@ -1484,11 +1709,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionView"];
+                    "application/json": components["schemas"]["AuthSessionView"];
                 };
             };
             /** @description Invalid login credentials */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1542,6 +1785,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is invalid (named in `fields`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sign_up: {
@@ -1563,7 +1833,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionView"];
+                    "application/json": components["schemas"]["AuthSessionView"];
                 };
             };
             400: {
@@ -1576,6 +1846,24 @@ export interface operations {
             };
             /** @description User already registered */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1666,6 +1954,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description 'Please fill in all required fields.' or 'Phone number is required for discovery calls.' */
             422: {
                 headers: {
@@ -1687,12 +1993,12 @@ export interface operations {
     };
     dashboard: {
         parameters: {
-            query?: {
-                /** @description all (default), confirmed, cancelled or pending. */
-                status?: string | null;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description all (default), confirmed, cancelled or pending. */
+                status: string | null;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1703,6 +2009,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DashboardView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -1744,7 +2058,43 @@ export interface operations {
                     "application/json": components["schemas"]["AccountView"];
                 };
             };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is invalid (named in `fields`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1813,6 +2163,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is invalid (named in `fields`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     subscribe: {
@@ -1837,6 +2214,33 @@ export interface operations {
                     "application/json": components["schemas"]["Status"];
                 };
             };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description 'Email address is required to subscribe.' or 'Please enter a valid email address.' */
             422: {
                 headers: {
@@ -1858,11 +2262,11 @@ export interface operations {
     };
     unsubscribe_page: {
         parameters: {
-            query?: {
-                t?: string | null;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                t: string | null;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1874,15 +2278,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     unsubscribe: {
         parameters: {
-            query?: {
-                t?: string | null;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                t: string | null;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -1893,6 +2306,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
@@ -1924,6 +2346,14 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1998,6 +2428,33 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is invalid (named in `fields`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create: {
@@ -2021,6 +2478,15 @@ export interface operations {
                     "application/json": components["schemas"]["RedirectView"];
                 };
             };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Authentication required */
             401: {
                 headers: {
@@ -2032,6 +2498,24 @@ export interface operations {
             };
             /** @description The price shown is stale, or the package is gone */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2115,6 +2599,33 @@ export interface operations {
             };
             /** @description Missing, stale or invalid signature: nothing changes */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is invalid (named in `fields`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,7 +12,7 @@ export type ErrorBody = Schemas["ErrorBody"];
 
 export type AdminStats = Schemas["Stats"];
 export type ClientRow = Schemas["ClientRow"];
-export type BookingView = Schemas["BookingView"];
+export type BookingView = Schemas["AdminBookingView"];
 export type CreatedUser = Schemas["CreatedUser"];
 export type AccountView = Schemas["AccountView"];
 export type DashboardView = Schemas["DashboardView"];
@@ -25,18 +25,10 @@ export type RedirectView = Schemas["RedirectView"];
 /** The part of GET /api/dashboard the admin pages use: the external scheduling page. */
 export type SchedulerInfo = Pick<DashboardView, "schedulerUrl" | "schedulerName">;
 
-export type Role = "admin" | "client";
+export type Role = Schemas["Role"];
 
-/**
- * The signed-in user and profile (GET /api/auth/session, sign-in, sign-up). Built from its two
- * parts because today's document has two schemas named `SessionView` and keeps the dashboard's,
- * so the response's own schema is lost; once the API renames one, alias it here instead. The
- * role is narrowed from the document's free string to the two roles the API has.
- */
-export type Session = {
-  user: Schemas["UserView"];
-  profile: Omit<Schemas["ProfileView"], "role"> & { role: Role };
-};
+/** The signed-in user and profile (GET /api/auth/session, sign-in, sign-up). */
+export type Session = Schemas["AuthSessionView"];
 
 // ---------- request bodies
 
@@ -61,17 +53,5 @@ export type PaymentHistoryBody = Schemas["PaymentHistory"];
 
 // ---------- money
 
-/**
- * An amount as the API is about to send every amount: integer minor units (piastres) and an
- * ISO 4217 currency. Not in today's document, whose amounts are floats in pounds; once the API
- * sends Money, alias the generated schema here and delete `asMoney`.
- */
-export type Money = { minor: number; currency: string };
-
-/**
- * Today's amounts (a number of pounds, with the currency in a sibling field or implied) as
- * Money; Money itself passes through, so the callers compile against both documents.
- */
-export function asMoney(amount: number | Money, currency = "EGP"): Money {
-  return typeof amount === "number" ? { minor: Math.round(amount * 100), currency } : amount;
-}
+/** An amount as the API sends every amount: integer minor units (piastres) and an ISO 4217 currency. */
+export type Money = Schemas["Money"];

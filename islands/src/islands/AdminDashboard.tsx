@@ -6,7 +6,7 @@ import { toast } from "sonner";
 import { BookingsTab } from "../admin/BookingsTab";
 import { ClientsTab } from "../admin/ClientsTab";
 import { SessionsTab } from "../admin/SessionsTab";
-import { type AdminStats, type ClientRow, type SchedulerInfo, asMoney } from "../api/types";
+import { type AdminStats, type ClientRow, type SchedulerInfo } from "../api/types";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
 import { clientsPath } from "../admin/helpers";
 import { preloadDialogs } from "../admin/lazy";
@@ -30,7 +30,7 @@ function StatCards({ stats }: { stats: AdminStats }) {
     ["Credits Sold", String(stats.totalCredits)],
     ["Upcoming Sessions", String(stats.upcomingSessions)],
     ["Completed Sessions", String(stats.completedSessions)],
-    ["Revenue This Month", formatMoney(asMoney(stats.revenueThisMonth))],
+    ["Revenue This Month", formatMoney(stats.revenueThisMonth)],
   ];
   return (
     <section aria-labelledby="overview-title">

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { api, put } from "../lib/api";
-import { type AccountView, type DashboardView, type PaymentHistoryBody, type PaymentRecordView, type SessionView, asMoney } from "../api/types";
+import { type AccountView, type DashboardView, type PaymentHistoryBody, type PaymentRecordView, type SessionView } from "../api/types";
 import {
   STATUS_FILTERS,
   type StatusFilter,
@@ -176,7 +176,7 @@ function PaymentRow({ payment }: { payment: PaymentRecordView }) {
   return (
     <li className="client-payment">
       <div className="client-payment__main">
-        <span className="client-payment__amount">{formatMoney(asMoney(payment.amount, payment.currency))}</span>
+        <span className="client-payment__amount">{formatMoney(payment.amount)}</span>
         <span className="client-payment__sessions">{sessions(payment.sessionsPurchased)}</span>
       </div>
       <div className="client-payment__meta">

@@ -4,7 +4,7 @@
 // only logged (spec §8); the page then says, gently, that the payment is being confirmed.
 import { useEffect, useRef, useState } from "react";
 import { api } from "../lib/api";
-import { type PaymentView, asMoney } from "../api/types";
+import { type PaymentView } from "../api/types";
 import {
   POLL_INTERVAL_MS,
   VERIFY_DELAY_MS,
@@ -56,7 +56,7 @@ function Summary({ payment }: { payment: PaymentView }) {
       </div>
       <div className="client-pay-summary__row">
         <dt>Amount</dt>
-        <dd>{formatMoney(asMoney(payment.amount, payment.currency))}</dd>
+        <dd>{formatMoney(payment.amount)}</dd>
       </div>
       <div className="client-pay-summary__row">
         <dt>Order ID</dt>
