@@ -64,15 +64,17 @@ pub struct ApiDoc;
 pub fn document() -> utoipa::openapi::OpenApi {
     let mut doc = ApiDoc::openapi();
     for item in doc.paths.paths.values_mut() {
-        let operations = [
-            &mut item.get,
+        if let Some(get) = &mut item.get {
+            complete(get, false);
+        }
+        let writes = [
             &mut item.post,
             &mut item.put,
             &mut item.patch,
             &mut item.delete,
         ];
-        for operation in operations.into_iter().flatten() {
-            complete(operation);
+        for operation in writes.into_iter().flatten() {
+            complete(operation, true);
         }
     }
     doc
@@ -86,7 +88,8 @@ const RATE_LIMITED: [&str; 4] = [
     "send_contact",
 ];
 
-fn complete(operation: &mut Operation) {
+/// `changes_state`: the cross-site check (`startup::same_origin_only`) may refuse it with 403.
+fn complete(operation: &mut Operation, changes_state: bool) {
     let mut add = |status: &str, description: &str| {
         operation
             .responses
@@ -98,6 +101,12 @@ fn complete(operation: &mut Operation) {
         .request_body
         .as_ref()
         .is_some_and(|b| b.content.contains_key("application/json"));
+    if changes_state {
+        add(
+            "403",
+            "Refused: not from the site's own origin (or not allowed for this user)",
+        );
+    }
     if json_body {
         add("400", "The body is not JSON of the expected shape");
         add("413", "The body is too large");

@@ -175,7 +175,7 @@ pub async fn dashboard(
     let sessions: Vec<SessionView> = sqlx::query_as(
         "SELECT id, session_date, session_end, status, session_notes, google_meet_link, cancel_url, reschedule_url
            FROM bookings WHERE client_id = $1 AND session_date >= $2 AND ($3 = 'all' OR status = $3)
-          ORDER BY session_date",
+          ORDER BY session_date, id",
     )
     .bind(&user.user_id)
     .bind(now())
@@ -184,7 +184,7 @@ pub async fn dashboard(
     .await?;
     let payments: Vec<PaymentRow> = sqlx::query_as(
         "SELECT id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number
-           FROM payment_records WHERE client_id = $1 ORDER BY payment_date DESC, created_at DESC LIMIT 10",
+           FROM payment_records WHERE client_id = $1 ORDER BY payment_date DESC, created_at DESC, id LIMIT 10",
     )
     .bind(&user.user_id)
     .fetch_all(&state.db.pool)

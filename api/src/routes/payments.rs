@@ -212,7 +212,9 @@ pub async fn callback(
 /// callback has not arrived yet, PayTabs is queried and the same settlement applies.
 #[utoipa::path(post, path = "/api/payments/paytabs/return", tag = "payments",
     request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "PayTabs' signed return fields"),
-    responses((status = 303, description = "To /payment/success?cart_id=… or /payment/failed?cart_id=…")))]
+    responses((status = 303, description = "To /payment/success?cart_id=… or /payment/failed?cart_id=…"),
+              (status = 400, body = ErrorBody, description = "The body is not a form"),
+              (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not application/x-www-form-urlencoded")))]
 pub async fn browser_return(
     State(state): State<AppState>,
     Form(fields): Form<Vec<(String, String)>>,

@@ -203,7 +203,7 @@ pub async fn recent_bookings(
     _admin: AdminUser,
 ) -> AppResult<Json<Vec<AdminBookingView>>> {
     let rows: Vec<AdminBookingView> = sqlx::query_as(&format!(
-        "SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id ORDER BY b.created_at DESC LIMIT 10"
+        "SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id ORDER BY b.created_at DESC, b.id LIMIT 10"
     ))
     .fetch_all(&state.db.pool)
     .await?;
@@ -255,7 +255,7 @@ pub async fn sessions(
     let rows: Vec<AdminBookingView> = sqlx::query_as(&format!(
         "SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id
           WHERE ($1 = '' OR b.client_id = $1) AND b.session_date >= $2 AND b.session_date < $3
-          ORDER BY b.session_date DESC"
+          ORDER BY b.session_date DESC, b.id"
     ))
     .bind(&client)
     .bind(&from)

@@ -52,7 +52,7 @@ pub async fn clients(
                 (SELECT COUNT(*) FROM bookings b WHERE b.client_id = p.user_id AND b.status = 'confirmed') AS upcoming_sessions
            FROM profiles p JOIN client_accounts a ON a.user_id = p.user_id
           WHERE p.role = 'client' AND (LOWER(p.full_name) LIKE $1 ESCAPE '\\' OR LOWER(p.email) LIKE $1 ESCAPE '\\')
-          ORDER BY p.full_name",
+          ORDER BY p.full_name, p.user_id",
     )
     .bind(&pattern)
     .fetch_all(&state.db.pool)
