@@ -39,10 +39,22 @@ pub enum AppError {
     /// 502: a provider we depend on failed; the message is the spec's text for the user.
     #[error("{0}")]
     BadGateway(String),
-    #[error("Too many attempts. Please try again in {retry_after} seconds.")]
-    RateLimited { retry_after: u64 },
+    /// 429. `reset_hint`: the refused sign-in belongs to an owner whom a password reset lets
+    /// in at once, and the message says so.
+    #[error("{}", rate_limited_message(*retry_after, *reset_hint))]
+    RateLimited { retry_after: u64, reset_hint: bool },
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
+}
+
+fn rate_limited_message(retry_after: u64, reset_hint: bool) -> String {
+    let minutes = retry_after.div_ceil(60).max(1);
+    let unit = if minutes == 1 { "minute" } else { "minutes" };
+    if reset_hint {
+        format!("Too many attempts. Try again in {minutes} {unit}, or reset your password.")
+    } else {
+        format!("Too many attempts. Try again in {minutes} {unit}.")
+    }
 }
 
 impl From<sqlx::Error> for AppError {
@@ -125,7 +137,7 @@ impl IntoResponse for AppError {
             },
         };
         let mut response = (status, axum::Json(body)).into_response();
-        if let AppError::RateLimited { retry_after } = self
+        if let AppError::RateLimited { retry_after, .. } = self
             && let Ok(v) = HeaderValue::from_str(&retry_after.to_string())
         {
             response.headers_mut().insert(header::RETRY_AFTER, v);
@@ -164,7 +176,10 @@ pub async fn one_error_shape(
         StatusCode::NOT_FOUND => AppError::NotFound("No such API route".into()),
         StatusCode::UNAUTHORIZED => AppError::unauthenticated(),
         StatusCode::FORBIDDEN => AppError::Forbidden("Forbidden".into()),
-        StatusCode::TOO_MANY_REQUESTS => AppError::RateLimited { retry_after: 60 },
+        StatusCode::TOO_MANY_REQUESTS => AppError::RateLimited {
+            retry_after: 60,
+            reset_hint: false,
+        },
         s if s.is_server_error() => {
             AppError::Internal(anyhow::anyhow!("a layer answered {s} without a body"))
         }

@@ -18,9 +18,23 @@ pub use input::{AppJson, AppPath, AppQuery, MAX_TEXT_CHARS, refused_text, text_p
 
 pub const SESSION_COOKIE: &str = "session";
 
-/// The client's address: the peer, or the first `X-Forwarded-For` hop behind a trusted proxy.
+/// The client's address: the peer, or, behind a trusted proxy (`TRUST_PROXY=true`), the
+/// address that proxy appended to `X-Forwarded-For`: the right-most entry. Everything left of
+/// it was written by the caller, who can put anything there, so it is never used.
 #[derive(Debug, Clone)]
 pub struct ClientIp(pub String);
+
+/// The right-most address of `X-Forwarded-For` (over every header line, in order).
+pub fn appended_by_proxy(parts: &Parts) -> Option<IpAddr> {
+    let joined = parts
+        .headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(",");
+    joined.rsplit(',').next()?.trim().parse::<IpAddr>().ok()
+}
 
 impl FromRequestParts<AppState> for ClientIp {
     type Rejection = AppError;
@@ -30,12 +44,7 @@ impl FromRequestParts<AppState> for ClientIp {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         if state.config.trust_proxy
-            && let Some(ip) = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .and_then(|v| v.trim().parse::<IpAddr>().ok())
+            && let Some(ip) = appended_by_proxy(parts)
         {
             return Ok(ClientIp(ip.to_string()));
         }

@@ -87,7 +87,7 @@ impl Application {
         };
         let state = AppState {
             db: db.clone(),
-            limiter: Arc::new(RateLimiter::new(config.rate_limits)),
+            limiter: Arc::new(RateLimiter::for_database(&db, config.rate_limits)),
             config: Arc::new(config),
             site: Arc::new(site),
             mail_wake: Arc::new(Notify::new()),

@@ -201,7 +201,10 @@ pub async fn sign_up(
     headers: HeaderMap,
     AppJson(body): AppJson<SignUp>,
 ) -> AppResult<Response> {
-    state.limiter.check("sign_up_ip", &ip, limits::SIGN_UP_IP)?;
+    state
+        .limiter
+        .check("sign_up_ip", &ip, limits::SIGN_UP_IP)
+        .await?;
     let full_name = optional(body.full_name)
         .ok_or_else(|| AppError::field("full_name", "Full name is required"))?;
     let full_name = PersonName::parse("full_name", Some(&full_name))?;
@@ -275,11 +278,17 @@ pub async fn sign_in(
             fields: Default::default(),
         });
     };
-    state.limiter.check("sign_in_ip", &ip, limits::SIGN_IN_IP)?;
-    let email = raw_email.trim().to_lowercase();
     state
         .limiter
-        .check("sign_in_account", &email, limits::SIGN_IN_ACCOUNT)?;
+        .check("sign_in_ip", &ip, limits::SIGN_IN_IP)
+        .await?;
+    let email = raw_email.trim().to_lowercase();
+    // Too many wrong passwords lock the account for a while; the refusal tells the owner how
+    // long and that a password reset (which clears the lock) lets them in at once.
+    state
+        .limiter
+        .refuse_if_spent("sign_in_account", &email, limits::SIGN_IN_ACCOUNT, true)
+        .await?;
     let row: Option<(String, Option<String>)> =
         sqlx::query_as("SELECT id, password_hash FROM users WHERE email = $1")
             .bind(&email)
@@ -290,6 +299,10 @@ pub async fn sign_in(
         None => (None, None),
     };
     if !verify_password(&password, hash.as_deref()).await {
+        state
+            .limiter
+            .record("sign_in_account", &email, limits::SIGN_IN_ACCOUNT)
+            .await?;
         return Err(AppError::BadRequest("Invalid login credentials".into()));
     }
     let user_id = user_id.expect("verified passwords belong to a user");
@@ -376,7 +389,10 @@ pub async fn request_password_reset(
     let raw = optional(body.email).ok_or_else(|| AppError::field("email", "Email is required"))?;
     let email =
         Email::parse(&raw).ok_or_else(|| AppError::field("email", "Invalid email address"))?;
-    state.limiter.check("reset_ip", &ip, limits::RESET_IP)?;
+    state
+        .limiter
+        .check("reset_ip", &ip, limits::RESET_IP)
+        .await?;
     let accepted = (
         StatusCode::ACCEPTED,
         Json(Status {
@@ -386,6 +402,7 @@ pub async fn request_password_reset(
     if state
         .limiter
         .check("reset_account", email.as_str(), limits::RESET_ACCOUNT)
+        .await
         .is_err()
     {
         return Ok(accepted); // silently: a different answer would reveal the account
@@ -451,7 +468,13 @@ pub async fn confirm_password_reset(
         .execute(&mut *tx)
         .await?;
     let session = create_session(&state, &mut tx, &user_id, &headers, &ip).await?;
+    let email: String = sqlx::query_scalar("SELECT email FROM users WHERE id = $1")
+        .bind(&user_id)
+        .fetch_one(&mut *tx)
+        .await?;
     tx.commit().await?;
+    // The emailed link proved who this is: lift the wrong-password lock at once.
+    state.limiter.clear("sign_in_account", &email).await?;
     signed_in(&state, &session, StatusCode::OK).await
 }
 

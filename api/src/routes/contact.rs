@@ -96,7 +96,10 @@ pub async fn send_contact(
             "Please keep the message under 5,000 characters.",
         ));
     }
-    state.limiter.check("contact_ip", &ip, limits::CONTACT_IP)?;
+    state
+        .limiter
+        .check("contact_ip", &ip, limits::CONTACT_IP)
+        .await?;
     let ok = Json(Status { status: "sent" });
     if optional(form.website).is_some() {
         tracing::info!(ip, "contact form honeypot filled; dropped");

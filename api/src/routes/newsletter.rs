@@ -55,7 +55,8 @@ pub async fn subscribe(
         .ok_or_else(|| AppError::field("email", "Please enter a valid email address."))?;
     state
         .limiter
-        .check("newsletter_ip", &ip, limits::NEWSLETTER_IP)?;
+        .check("newsletter_ip", &ip, limits::NEWSLETTER_IP)
+        .await?;
     let accepted = (
         StatusCode::ACCEPTED,
         Json(Status {
@@ -65,6 +66,7 @@ pub async fn subscribe(
     if state
         .limiter
         .check("newsletter_email", email.as_str(), limits::NEWSLETTER_EMAIL)
+        .await
         .is_err()
     {
         return Ok(accepted);

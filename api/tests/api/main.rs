@@ -7,6 +7,7 @@ mod accounts;
 mod admin;
 mod bookings;
 mod contact;
+mod limits;
 mod newsletter;
 mod payments;
 mod platform;

@@ -304,6 +304,10 @@ pub struct Options {
     pub session_idle: Duration,
     /// Where the PayTabs client goes; `None` = the app's own stand-in.
     pub paytabs_base: Option<String>,
+    /// Behind a trusted proxy: the client address comes from `X-Forwarded-For`.
+    pub trust_proxy: bool,
+    /// Another replica: this database (already migrated) instead of a fresh one.
+    pub database_url: Option<String>,
 }
 
 impl Default for Options {
@@ -312,6 +316,8 @@ impl Default for Options {
             rate_limits: false,
             session_idle: Duration::from_secs(3600),
             paytabs_base: None,
+            trust_proxy: false,
+            database_url: None,
         }
     }
 }
@@ -328,7 +334,10 @@ pub async fn spawn_app() -> TestApp {
 
 pub async fn spawn_app_with(options: Options) -> TestApp {
     let mail = MailServer::start().await;
-    let (database_url, dir) = fresh_database().await;
+    let (database_url, dir) = match options.database_url.clone() {
+        Some(url) => (url, tempfile::tempdir().unwrap()),
+        None => fresh_database().await,
+    };
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
     let config = Config {
@@ -339,7 +348,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         public_base_url: base.clone(),
         extra_origins: vec![],
         cookie_secure: false,
-        trust_proxy: false,
+        trust_proxy: options.trust_proxy,
         smtp: Some(SmtpConfig {
             host: "127.0.0.1".into(),
             port: mail.port,
