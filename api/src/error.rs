@@ -39,8 +39,8 @@ pub enum AppError {
     /// 502: a provider we depend on failed; the message is the spec's text for the user.
     #[error("{0}")]
     BadGateway(String),
-    /// Too many attempts (429). With `reset_hint` the refused sign-in may be the owner's, whom a password reset
-    /// lets in at once, and the message says so.
+    /// Too many attempts (429). With `reset_hint` the refused sign-in may be the owner's,
+    /// whom a password reset lets in at once, and the message says so.
     #[error("{}", rate_limited_message(*retry_after, *reset_hint))]
     RateLimited { retry_after: u64, reset_hint: bool },
     #[error(transparent)]
