@@ -117,7 +117,7 @@ pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUs
           WHERE s.id = $1",
     )
     .bind(&id)
-    .fetch_optional(&state.db.pool)
+    .fetch_optional(state.db.reader())
     .await?;
     let Some((user_id, email, full_name, phone, role, confirmed, idle_expires, expires, last_seen)) =
         row

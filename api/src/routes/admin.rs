@@ -51,7 +51,7 @@ pub struct Stats {
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin",
     responses((status = 200, body = Stats), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> AppResult<Json<Stats>> {
-    let pool = &state.db.pool;
+    let pool = state.db.reader();
     let total_clients: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM profiles WHERE role = 'client'")
             .fetch_one(pool)
@@ -143,7 +143,7 @@ pub async fn clients(
           ORDER BY p.full_name",
     )
     .bind(&pattern)
-    .fetch_all(&state.db.pool)
+    .fetch_all(state.db.reader())
     .await?;
     Ok(Json(rows))
 }
@@ -579,7 +579,7 @@ pub async fn recent_bookings(
     let rows: Vec<BookingTuple> = sqlx::query_as(&format!(
         "SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id ORDER BY b.created_at DESC LIMIT 10"
     ))
-    .fetch_all(&state.db.pool)
+    .fetch_all(state.db.reader())
     .await?;
     Ok(Json(rows.into_iter().map(booking_view).collect()))
 }
@@ -618,7 +618,7 @@ pub async fn sessions(
     .bind(&client)
     .bind(&from)
     .bind(&to)
-    .fetch_all(&state.db.pool)
+    .fetch_all(state.db.reader())
     .await?;
     Ok(Json(rows.into_iter().map(booking_view).collect()))
 }

@@ -96,14 +96,14 @@ pub async fn account(state: &AppState, user_id: &str) -> AppResult<AccountView> 
         "SELECT available_credits, total_credits, used_credits, last_payment_date, show_payment_history FROM client_accounts WHERE user_id = $1",
     )
     .bind(user_id)
-    .fetch_optional(&state.db.pool)
+    .fetch_optional(state.db.reader())
     .await?;
     let (available, total, used, last, show) = row.unwrap_or((0, 0, 0, None, 1));
     let completed: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM bookings WHERE client_id = $1 AND status = 'completed'",
     )
     .bind(user_id)
-    .fetch_one(&state.db.pool)
+    .fetch_one(state.db.reader())
     .await?;
     Ok(AccountView {
         available_credits: available,
@@ -137,14 +137,14 @@ pub async fn dashboard(
     .bind(&user.user_id)
     .bind(now())
     .bind(status)
-    .fetch_all(&state.db.pool)
+    .fetch_all(state.db.reader())
     .await?;
     let payments: Vec<PaymentRow> = sqlx::query_as(
         "SELECT id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number
            FROM payment_records WHERE client_id = $1 ORDER BY payment_date DESC, created_at DESC LIMIT 10",
     )
     .bind(&user.user_id)
-    .fetch_all(&state.db.pool)
+    .fetch_all(state.db.reader())
     .await?;
     Ok(Json(DashboardView {
         full_name: user.full_name.clone(),
