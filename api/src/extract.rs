@@ -113,7 +113,7 @@ pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUs
           WHERE s.id = $1",
     )
     .bind(&id)
-    .fetch_optional(&state.db.pool)
+    .fetch_optional(state.db.reader())
     .await?;
     let Some(row) = row else {
         return Ok(None);

@@ -345,7 +345,7 @@ pub async fn by_cart(
         "SELECT {TX_COLUMNS} FROM payment_transactions WHERE cart_id = $1"
     ))
     .bind(&cart_id)
-    .fetch_optional(&state.db.pool)
+    .fetch_optional(state.db.reader())
     .await?;
     let row = row.ok_or_else(|| AppError::NotFound("Payment not found".into()))?;
     view(&state, row, &user).await
@@ -362,7 +362,7 @@ pub async fn latest(State(state): State<AppState>, user: AuthUser) -> AppResult<
     ))
     .bind(&user.user_id)
     .bind(&since)
-    .fetch_optional(&state.db.pool)
+    .fetch_optional(state.db.reader())
     .await?;
     let row = row.ok_or_else(|| AppError::NotFound("No recent payment".into()))?;
     view(&state, row, &user).await

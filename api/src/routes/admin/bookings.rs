@@ -205,7 +205,7 @@ pub async fn recent_bookings(
     let rows: Vec<AdminBookingView> = sqlx::query_as(&format!(
         "SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id ORDER BY b.created_at DESC, b.id LIMIT 10"
     ))
-    .fetch_all(&state.db.pool)
+    .fetch_all(state.db.reader())
     .await?;
     Ok(Json(rows))
 }
@@ -260,7 +260,7 @@ pub async fn sessions(
     .bind(&client)
     .bind(&from)
     .bind(&to)
-    .fetch_all(&state.db.pool)
+    .fetch_all(state.db.reader())
     .await?;
     Ok(Json(rows))
 }

@@ -55,7 +55,7 @@ pub async fn clients(
           ORDER BY p.full_name, p.user_id",
     )
     .bind(&pattern)
-    .fetch_all(&state.db.pool)
+    .fetch_all(state.db.reader())
     .await?;
     Ok(Json(rows))
 }

@@ -27,7 +27,7 @@ pub struct Stats {
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin",
     responses((status = 200, body = Stats), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> AppResult<Json<Stats>> {
-    let pool = &state.db.pool;
+    let pool = state.db.reader();
     let total_clients: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM profiles WHERE role = 'client'")
             .fetch_one(pool)
