@@ -11,4 +11,5 @@ mod limits;
 mod newsletter;
 mod payments;
 mod platform;
+mod replicas;
 mod spine;
