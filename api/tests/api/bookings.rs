@@ -725,7 +725,7 @@ async fn a_cancel_webhook_racing_an_admin_cancel_refunds_once() {
 async fn a_client_books_through_the_scheduler_and_an_admin_cancel_refunds_once() {
     let app = spawn_app().await;
     let (c, user) = client_with_credits(&app, "mona@example.com", 2).await;
-    let calendly = app.state.calendly_standin.clone().unwrap();
+    let calendly = app.calendly_standin.clone();
     let b: Value = c
         .get(app.url("/api/book-session"))
         .send()
@@ -817,7 +817,7 @@ async fn a_client_books_through_the_scheduler_and_an_admin_cancel_refunds_once()
 async fn a_meeting_link_that_appears_late_is_fetched_from_calendly() {
     let app = spawn_app().await;
     let (_, _) = client_with_credits(&app, "mona@example.com", 1).await;
-    let calendly = app.state.calendly_standin.clone().unwrap();
+    let calendly = app.calendly_standin.clone();
     calendly
         .join_url_late
         .store(true, std::sync::atomic::Ordering::SeqCst);
@@ -847,7 +847,7 @@ async fn a_meeting_link_that_appears_late_is_fetched_from_calendly() {
 async fn a_reschedule_through_the_scheduler_keeps_one_credit() {
     let app = spawn_app().await;
     let (_, user) = client_with_credits(&app, "mona@example.com", 1).await;
-    let calendly = app.state.calendly_standin.clone().unwrap();
+    let calendly = app.calendly_standin.clone();
     let first = calendly
         .book("Mona Adel", "mona@example.com", None, soon())
         .await
