@@ -4,7 +4,6 @@ pub mod admin;
 pub mod auth;
 pub mod contact;
 pub mod dashboard;
-pub mod dev;
 pub mod health;
 pub mod newsletter;
 pub mod payments;
