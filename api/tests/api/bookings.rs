@@ -43,7 +43,7 @@ pub async fn deliver_at(app: &TestApp, body: &Value, t: i64) -> u16 {
 }
 
 /// Signs and posts a webhook like Calendly; owns its arguments so that it can run in a task.
-async fn send_webhook(url: String, body: &Value, t: i64) -> u16 {
+pub async fn send_webhook(url: String, body: &Value, t: i64) -> u16 {
     let bytes = serde_json::to_vec(body).unwrap();
     reqwest::Client::new()
         .post(url)

@@ -10,7 +10,7 @@ use std::time::Duration;
 use chrono::Utc;
 use serde_json::{Value, json};
 
-use crate::bookings::payload;
+use crate::bookings::{payload, send_webhook};
 use crate::support::{
     CALENDLY_KEY, Options, PAYTABS_KEY, TestApp, assert_ledger_verifies, error_of, new_client,
     spawn_app_with, using_postgres,
@@ -206,24 +206,7 @@ async fn two_replicas_credit_once_never_overdraw_send_each_email_once_and_share_
         );
         let url = format!("{}/api/webhooks/calendly", bases[i as usize % 2]);
         handles.push(tokio::spawn(async move {
-            let bytes = serde_json::to_vec(&body).unwrap();
-            reqwest::Client::new()
-                .post(url)
-                .header("Content-Type", "application/json")
-                .header(
-                    "Calendly-Webhook-Signature",
-                    api::scheduling::calendly::signature_header(
-                        CALENDLY_KEY,
-                        Utc::now().timestamp(),
-                        &bytes,
-                    ),
-                )
-                .body(bytes)
-                .send()
-                .await
-                .unwrap()
-                .status()
-                .as_u16()
+            send_webhook(url, &body, Utc::now().timestamp()).await
         }));
     }
     for h in handles {
