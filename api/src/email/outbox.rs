@@ -43,18 +43,20 @@ pub async fn enqueue(conn: &mut AnyConnection, mail: &OutgoingEmail) -> Result<(
     Ok(())
 }
 
-type Row = (
-    String,
-    String,
-    Option<String>,
-    String,
-    String,
-    String,
-    String,
-    String,
-    i64,
-    String,
-);
+/// A claimed outbox row.
+#[derive(sqlx::FromRow)]
+struct Row {
+    id: String,
+    to_address: String,
+    reply_to: Option<String>,
+    subject: String,
+    text_body: String,
+    html_body: String,
+    headers_json: String,
+    created_at: String,
+    attempts: i64,
+    attachments_json: String,
+}
 
 /// Claims up to `limit` due messages for this worker.
 async fn claim(db: &Db, limit: i64) -> Result<Vec<(Queued, i64)>, sqlx::Error> {
@@ -78,37 +80,20 @@ async fn claim(db: &Db, limit: i64) -> Result<Vec<(Queued, i64)>, sqlx::Error> {
     .await?;
     Ok(rows
         .into_iter()
-        .map(
-            |(
-                id,
-                to,
-                reply_to,
-                subject,
-                text,
-                html,
-                headers,
-                created_at,
-                attempts,
-                attachments,
-            )| {
-                let headers = serde_json::from_str(&headers).unwrap_or_default();
-                let attachments = serde_json::from_str(&attachments).unwrap_or_default();
-                (
-                    Queued {
-                        id,
-                        to,
-                        reply_to,
-                        subject,
-                        text,
-                        html,
-                        headers,
-                        attachments,
-                        created_at,
-                    },
-                    attempts,
-                )
-            },
-        )
+        .map(|row| {
+            let queued = Queued {
+                id: row.id,
+                to: row.to_address,
+                reply_to: row.reply_to,
+                subject: row.subject,
+                text: row.text_body,
+                html: row.html_body,
+                headers: serde_json::from_str(&row.headers_json).unwrap_or_default(),
+                attachments: serde_json::from_str(&row.attachments_json).unwrap_or_default(),
+                created_at: row.created_at,
+            };
+            (queued, row.attempts)
+        })
         .collect())
 }
 
