@@ -173,6 +173,7 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::payments::router())
         .merge(routes::webhooks::router())
         .merge(routes::dashboard::router())
+        .merge(routes::bookings::router())
         .merge(routes::admin::router())
         .merge(crate::openapi::router());
     if state.config.uses_local_mailbox() {
