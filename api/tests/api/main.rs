@@ -12,4 +12,5 @@ mod needs_attention;
 mod newsletter;
 mod payments;
 mod platform;
+mod replicas;
 mod spine;
