@@ -67,11 +67,11 @@ pub struct Config {
     pub cookie_secure: bool,
     /// Take the client address from `X-Forwarded-For` (behind Netlify's proxy).
     pub trust_proxy: bool,
+    /// Required in production. Without it (development), mail waits in the outbox unless the
+    /// application is built with another transport (`startup::Extensions`).
     pub smtp: Option<SmtpConfig>,
     /// `From:` of every email, e.g. `Nadine Kamel Coaching <no-reply@example.com>`.
     pub mail_from: String,
-    /// Where mail goes when no SMTP server is configured (development only).
-    pub mailbox_dir: PathBuf,
     /// The site's `content/` folder: settings (coach's email, time zone) and the catalogue.
     pub content_dir: PathBuf,
     pub session_idle: Duration,
@@ -80,12 +80,8 @@ pub struct Config {
     pub rate_limits: bool,
     /// PayTabs credentials; without them online purchases answer 'Failed to initiate payment'.
     pub paytabs: Option<crate::payments::paytabs::PayTabsConfig>,
-    /// Serve the local PayTabs stand-in at /paytabs-standin (development and tests only).
-    pub paytabs_standin: bool,
     /// Calendly webhooks and API; without signing keys the webhook refuses every delivery.
     pub calendly: crate::scheduling::calendly::CalendlyConfig,
-    /// Serve the local Calendly stand-in at /calendly-standin (development and tests only).
-    pub calendly_standin: bool,
     /// Signs the client reference in booking links (`APP_SECRET`; required in production).
     pub app_secret: Secret,
 }
@@ -180,14 +176,6 @@ impl Config {
             (None, None) => None,
             _ => bail!("set both PAYTABS_PROFILE_ID and PAYTABS_SERVER_KEY, or neither"),
         };
-        let paytabs_standin = v.flag("PAYTABS_STANDIN", false)?;
-        if paytabs_standin && environment == Environment::Production {
-            bail!("PAYTABS_STANDIN is for development and tests; it cannot run in production");
-        }
-        let calendly_standin = v.flag("CALENDLY_STANDIN", false)?;
-        if calendly_standin && environment == Environment::Production {
-            bail!("CALENDLY_STANDIN is for development and tests; it cannot run in production");
-        }
         let calendly = crate::scheduling::calendly::CalendlyConfig {
             signing_keys: v
                 .var("CALENDLY_SIGNING_KEYS")
@@ -247,10 +235,6 @@ impl Config {
             mail_from: v
                 .var("MAIL_FROM")
                 .unwrap_or_else(|| "Coaching <no-reply@localhost>".into()),
-            mailbox_dir: v
-                .var("MAILBOX_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| "data/mailbox".into()),
             content_dir: v
                 .var("CONTENT_DIR")
                 .map(PathBuf::from)
@@ -259,16 +243,9 @@ impl Config {
             session_absolute: Duration::from_secs(60 * 60 * 24 * 30),
             rate_limits: v.flag("RATE_LIMITS", true)?,
             paytabs,
-            paytabs_standin,
             calendly,
-            calendly_standin,
             app_secret,
         })
-    }
-
-    /// Mail goes to the local mailbox folder, listed at `/api/dev/mailbox`.
-    pub fn uses_local_mailbox(&self) -> bool {
-        self.smtp.is_none() && self.environment == Environment::Development
     }
 }
 

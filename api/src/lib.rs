@@ -3,6 +3,10 @@
 //! `startup` wires the pieces; `routes/*` each export a `router()`; `extract` holds the
 //! extractors that decide who is asking (`AuthUser`, `AdminUser`) and reject bad JSON with the
 //! one error shape of `error`; `email` queues mail in an outbox drained by a worker.
+//!
+//! Production code only: the local PayTabs and Calendly, the dev mailbox, the demo accounts and
+//! the local defaults of `site serve` live in the `devkit` crate, which plugs in through
+//! `startup::Extensions` and which this crate never depends on.
 
 pub mod configuration;
 pub mod db;
@@ -10,7 +14,6 @@ pub mod domain;
 pub mod email;
 pub mod error;
 pub mod extract;
-pub mod local;
 pub mod openapi;
 pub mod payments;
 pub mod rate_limit;

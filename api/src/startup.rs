@@ -1,5 +1,10 @@
 //! Wiring: configuration → database (migrated) → state → router → listener, plus the email
 //! worker and graceful shutdown. Tests build the same `Application` on port 0.
+//!
+//! [`Extensions`] is how code outside this crate adds to an application without the API
+//! knowing what it is: routers served beside the API's own, and a mail transport to use instead
+//! of SMTP. `site serve` and the tests mount the local PayTabs and Calendly and the mailbox
+//! through it (the `devkit` crate); the `api` binary adds nothing.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -16,12 +21,38 @@ use tower_http::trace::TraceLayer;
 
 use crate::configuration::Config;
 use crate::db::Db;
-use crate::email::transport::Transport;
+use crate::email::transport::{MailTransport, SmtpTransport};
 use crate::error::AppError;
 use crate::rate_limit::RateLimiter;
 use crate::routes;
 use crate::site::SiteInfo;
 use crate::state::AppState;
+
+/// What a caller adds to the API (see the module's documentation). Empty by default.
+#[derive(Default)]
+pub struct Extensions {
+    routers: Vec<Router>,
+    mail: Option<Arc<dyn MailTransport>>,
+}
+
+impl Extensions {
+    pub fn new() -> Extensions {
+        Extensions::default()
+    }
+
+    /// Serves `router` beside the API, outside its middleware (same-origin check, request log,
+    /// the JSON 404), as a separate host would be. Its routes win over the API's fallback.
+    pub fn merge(mut self, router: Router) -> Extensions {
+        self.routers.push(router);
+        self
+    }
+
+    /// Sends mail through `transport` instead of the SMTP server of the configuration.
+    pub fn mail_transport(mut self, transport: Arc<dyn MailTransport>) -> Extensions {
+        self.mail = Some(transport);
+        self
+    }
+}
 
 pub struct Application {
     listener: TcpListener,
@@ -40,51 +71,36 @@ impl Application {
     /// Builds on a listener bound by the caller (tests bind port 0 first, so the public base
     /// URL in emailed links can name the real port).
     pub async fn build_on(config: Config, listener: TcpListener) -> anyhow::Result<Application> {
+        Self::build_with(config, listener, Extensions::default()).await
+    }
+
+    /// Like [`Application::build_on`], with what `extensions` adds.
+    pub async fn build_with(
+        config: Config,
+        listener: TcpListener,
+        extensions: Extensions,
+    ) -> anyhow::Result<Application> {
         let db = Db::connect(config.database_url.expose()).await?;
         db.migrate().await?;
         let site = SiteInfo::load(&config.content_dir)?;
-        let transport = Arc::new(Transport::from_config(&config)?);
+        let transport: Option<Arc<dyn MailTransport>> = match (extensions.mail, &config.smtp) {
+            (Some(transport), _) => Some(transport),
+            (None, Some(smtp)) => Some(Arc::new(SmtpTransport::new(smtp)?)),
+            // Only in development: production refuses to start without SMTP_HOST.
+            (None, None) => {
+                tracing::warn!("SMTP_HOST is not set: email is queued in the outbox but not sent");
+                None
+            }
+        };
         let paytabs = config
             .paytabs
             .clone()
             .map(crate::payments::paytabs::PayTabs::new);
-        let paytabs_standin = match (&config.paytabs, config.paytabs_standin) {
-            (Some(pt), true) => Some(crate::payments::standin::StandIn::new(pt.clone())),
-            (None, true) => anyhow::bail!(
-                "PAYTABS_STANDIN needs PAYTABS_PROFILE_ID, PAYTABS_SERVER_KEY and PAYTABS_BASE_URL pointing at it"
-            ),
-            _ => None,
-        };
         let calendly = config
             .calendly
             .token
             .is_some()
             .then(|| crate::scheduling::calendly::Client::new(config.calendly.clone()));
-        let calendly_standin = if config.calendly_standin {
-            let c = &config.calendly;
-            let (Some(key), Some(token)) = (c.signing_keys.first(), &c.token) else {
-                anyhow::bail!(
-                    "CALENDLY_STANDIN needs CALENDLY_SIGNING_KEYS, CALENDLY_TOKEN and CALENDLY_API_BASE pointing at it"
-                );
-            };
-            Some(crate::scheduling::standin::CalendlyStandIn::new(
-                crate::scheduling::standin::StandInConfig {
-                    public_base: c
-                        .api_base
-                        .trim_end_matches('/')
-                        .trim_end_matches("/api")
-                        .to_string(),
-                    webhook_url: format!("{}/api/webhooks/calendly", config.public_base_url),
-                    signing_key: key.expose().to_string(),
-                    token: token.expose().to_string(),
-                    time_zone: site.time_zone,
-                    host_email: site.coach_email.clone(),
-                    event_name: "Executive Coaching Session (60 min)".into(),
-                },
-            ))
-        } else {
-            None
-        };
         let state = AppState {
             db: db.clone(),
             limiter: Arc::new(RateLimiter::for_database(&db, config.rate_limits)),
@@ -92,19 +108,10 @@ impl Application {
             site: Arc::new(site),
             mail_wake: Arc::new(Notify::new()),
             paytabs,
-            paytabs_standin,
             calendly,
-            calendly_standin,
         };
         let shutdown = Arc::new(Notify::new());
-        let workers = vec![
-            tokio::spawn(crate::email::run_worker(
-                db,
-                transport,
-                state.config.mail_from.clone(),
-                state.mail_wake.clone(),
-                shutdown.clone(),
-            )),
+        let mut workers = vec![
             tokio::spawn(crate::payments::reconcile::run(
                 state.clone(),
                 shutdown.clone(),
@@ -114,9 +121,22 @@ impl Application {
                 shutdown.clone(),
             )),
         ];
+        if let Some(transport) = transport {
+            workers.push(tokio::spawn(crate::email::run_worker(
+                db,
+                transport,
+                state.config.mail_from.clone(),
+                state.mail_wake.clone(),
+                shutdown.clone(),
+            )));
+        }
+        let router = extensions
+            .routers
+            .into_iter()
+            .fold(router(state.clone()), Router::merge);
         Ok(Application {
             listener,
-            router: router(state.clone()),
+            router,
             state,
             shutdown,
             workers,
@@ -164,8 +184,9 @@ async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
+/// The API's own routes and middleware.
 pub fn router(state: AppState) -> Router {
-    let mut app = Router::new()
+    Router::new()
         .merge(routes::health::router())
         .merge(routes::auth::router())
         .merge(routes::contact::router())
@@ -175,13 +196,7 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::dashboard::router())
         .merge(routes::bookings::router())
         .merge(routes::admin::router())
-        .merge(crate::openapi::router());
-    if state.config.uses_local_mailbox() {
-        app = app.merge(routes::dev::router());
-    }
-    let standin = state.paytabs_standin.clone();
-    let calendly_standin = state.calendly_standin.clone();
-    let app = app
+        .merge(crate::openapi::router())
         .fallback(|| async { AppError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })
         .layer(middleware::from_fn(crate::error::one_error_shape))
@@ -190,16 +205,7 @@ pub fn router(state: AppState) -> Router {
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<Body>| {
             tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
         }))
-        .with_state(state);
-    // The stand-in plays PayTabs: outside our middleware, as a separate host would be.
-    let app = match standin {
-        Some(s) => app.merge(crate::payments::standin::router(s)),
-        None => app,
-    };
-    match calendly_standin {
-        Some(s) => app.merge(crate::scheduling::standin::router(s)),
-        None => app,
-    }
+        .with_state(state)
 }
 
 /// Routes that other servers or mail clients call, authenticated by a signature or a token

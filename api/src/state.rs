@@ -20,10 +20,6 @@ pub struct AppState {
     /// Wakes the email worker after a commit that queued mail.
     pub mail_wake: Arc<Notify>,
     pub paytabs: Option<crate::payments::paytabs::PayTabs>,
-    /// The local PayTabs, when PAYTABS_STANDIN is on.
-    pub paytabs_standin: Option<Arc<crate::payments::standin::StandIn>>,
     /// Calendly's API (cancel an event, refresh a meeting link), when CALENDLY_TOKEN is set.
     pub calendly: Option<crate::scheduling::calendly::Client>,
-    /// The local Calendly, when CALENDLY_STANDIN is on.
-    pub calendly_standin: Option<Arc<crate::scheduling::standin::CalendlyStandIn>>,
 }

@@ -3,6 +3,10 @@
 //! Two phases, like Zola: [`content::Library::load`] reads and validates everything and
 //! collects every problem; [`site::generate`] renders in parallel; [`output`] writes only what
 //! changed.
+//!
+//! The content's types and YAML reader are the `content-model` crate's, shared with the API.
+//! With the `portal` feature, `portal` runs the API in-process for `site serve`, with the local
+//! stand-ins, mailbox and demo accounts of the `devkit` crate.
 
 pub mod assets;
 pub mod content;

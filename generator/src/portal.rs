@@ -1,13 +1,14 @@
 //! `site serve` runs the API in this same process (the `portal` feature, on by default), so one
-//! command brings up the whole product: the site, the API on embedded SQLite, the payment and
-//! scheduling stand-ins and the demo accounts. The API gets its own Tokio runtime on a
-//! background thread; the site server forwards `/api/*` to it as Netlify does in production.
+//! command brings up the whole product: the site, the API on embedded SQLite, and from the
+//! `devkit` crate the payment and scheduling stand-ins, the mailbox and the demo accounts. The
+//! API gets its own Tokio runtime on a background thread; the site server forwards `/api/*` to
+//! it as Netlify does in production.
 
 use std::path::Path;
 use std::sync::mpsc;
 
 use api::domain::accounts::Role;
-use api::local::{DEMO_ACCOUNTS, LocalApi};
+use devkit::local::{DEMO_ACCOUNTS, LocalApi};
 
 /// What `site serve` prints about the API it started.
 pub struct Started {

@@ -1,6 +1,7 @@
 //! Email: messages are written to the `email_outbox` table in the same transaction as what
-//! caused them, and a background worker sends them (SMTP with lettre, or a local mailbox
-//! folder in development), retrying with back-off. No request ever waits on SMTP.
+//! caused them, and a background worker sends them through a `transport::MailTransport` (SMTP
+//! with lettre, or whatever the application was built with), retrying with back-off. No request
+//! ever waits on SMTP.
 
 pub mod outbox;
 pub mod templates;

@@ -12,7 +12,7 @@ use sqlx::AnyConnection;
 use tokio::sync::Notify;
 
 use super::OutgoingEmail;
-use super::transport::{Queued, Transport};
+use super::transport::{MailTransport, Queued};
 use crate::db::Db;
 use crate::domain::{new_id, now, ts};
 
@@ -113,7 +113,11 @@ async fn claim(db: &Db, limit: i64) -> Result<Vec<(Queued, i64)>, sqlx::Error> {
 }
 
 /// Sends everything due now; returns how many were handled.
-pub async fn drain_once(db: &Db, transport: &Transport, from: &str) -> Result<usize, sqlx::Error> {
+pub async fn drain_once(
+    db: &Db,
+    transport: &dyn MailTransport,
+    from: &str,
+) -> Result<usize, sqlx::Error> {
     let batch = claim(db, 20).await?;
     let n = batch.len();
     for (mail, attempts) in batch {
@@ -150,7 +154,7 @@ pub async fn drain_once(db: &Db, transport: &Transport, from: &str) -> Result<us
 /// Runs until `shutdown` fires: wakes when a message is queued (`wake`) or every 5 seconds.
 pub async fn run_worker(
     db: Db,
-    transport: Arc<Transport>,
+    transport: Arc<dyn MailTransport>,
     from: String,
     wake: Arc<Notify>,
     shutdown: Arc<Notify>,

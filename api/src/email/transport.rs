@@ -1,7 +1,9 @@
-//! Where mail goes: an SMTP server (lettre; implicit TLS, STARTTLS, or plain for a local test
-//! server) or, in development without SMTP, a mailbox folder the dev page lists.
+//! Where mail goes: `MailTransport` is what the outbox worker sends through. The API's own is
+//! SMTP (lettre; implicit TLS, STARTTLS, or plain for a local test server); a caller of
+//! `startup::Application` can hand it another one (`site serve` writes mail to a folder).
 
-use std::path::PathBuf;
+use std::future::Future;
+use std::pin::Pin;
 
 use anyhow::Context;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
@@ -10,11 +12,22 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use serde::{Deserialize, Serialize};
 
-use crate::configuration::{Config, SmtpTls};
+use crate::configuration::{SmtpConfig, SmtpTls};
 
-pub enum Transport {
-    Smtp(AsyncSmtpTransport<Tokio1Executor>),
-    Mailbox(PathBuf),
+/// A future a [`MailTransport`] returns; boxed so the trait can be used as `dyn MailTransport`.
+pub type SendFuture<'a> = Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send + 'a>>;
+
+/// Delivers one queued email. An error leaves the message in the outbox, to be tried again
+/// with back-off.
+pub trait MailTransport: Send + Sync {
+    fn send<'a>(&'a self, from: &'a str, mail: &'a Queued) -> SendFuture<'a>;
+}
+
+/// A shared transport is one too.
+impl<T: MailTransport + ?Sized> MailTransport for std::sync::Arc<T> {
+    fn send<'a>(&'a self, from: &'a str, mail: &'a Queued) -> SendFuture<'a> {
+        (**self).send(from, mail)
+    }
 }
 
 /// A queued email as the worker reads it.
@@ -32,13 +45,11 @@ pub struct Queued {
     pub created_at: String,
 }
 
-impl Transport {
-    pub fn from_config(config: &Config) -> anyhow::Result<Transport> {
-        let Some(smtp) = &config.smtp else {
-            std::fs::create_dir_all(&config.mailbox_dir)
-                .with_context(|| format!("cannot create {}", config.mailbox_dir.display()))?;
-            return Ok(Transport::Mailbox(config.mailbox_dir.clone()));
-        };
+/// The SMTP server of `SMTP_HOST`.
+pub struct SmtpTransport(AsyncSmtpTransport<Tokio1Executor>);
+
+impl SmtpTransport {
+    pub fn new(smtp: &SmtpConfig) -> anyhow::Result<SmtpTransport> {
         let builder = match smtp.tls {
             SmtpTls::Implicit => AsyncSmtpTransport::<Tokio1Executor>::relay(&smtp.host)?,
             SmtpTls::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&smtp.host)?,
@@ -51,29 +62,27 @@ impl Transport {
             builder =
                 builder.credentials(Credentials::new(user.clone(), pass.expose().to_string()));
         }
-        Ok(Transport::Smtp(builder.build()))
+        Ok(SmtpTransport(builder.build()))
     }
+}
 
-    pub async fn send(&self, from: &str, mail: &Queued) -> anyhow::Result<()> {
-        let message = build_message(from, mail)?;
-        match self {
-            Transport::Smtp(smtp) => {
-                smtp.send(message)
-                    .await
-                    .context("the SMTP server refused the message")?;
-            }
-            Transport::Mailbox(dir) => {
-                let stem = format!("{}-{}", mail.created_at.replace([':', '.'], ""), mail.id);
-                tokio::fs::write(dir.join(format!("{stem}.eml")), message.formatted()).await?;
-                tokio::fs::write(
-                    dir.join(format!("{stem}.json")),
-                    serde_json::to_vec_pretty(mail)?,
-                )
-                .await?;
-            }
-        }
-        Ok(())
+impl MailTransport for SmtpTransport {
+    fn send<'a>(&'a self, from: &'a str, mail: &'a Queued) -> SendFuture<'a> {
+        Box::pin(async move {
+            let message = build_message(from, mail)?;
+            self.0
+                .send(message)
+                .await
+                .context("the SMTP server refused the message")?;
+            Ok(())
+        })
     }
+}
+
+/// The message as an SMTP server would receive it (RFC 5322 bytes), for transports that keep
+/// mail instead of sending it.
+pub fn format_message(from: &str, mail: &Queued) -> anyhow::Result<Vec<u8>> {
+    Ok(build_message(from, mail)?.formatted())
 }
 
 fn build_message(from: &str, mail: &Queued) -> anyhow::Result<Message> {

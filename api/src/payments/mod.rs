@@ -1,9 +1,8 @@
-//! Purchases: the catalogue the server prices from, the PayTabs client and signatures, the
+//! Purchases: the catalogue the server prices from, the PayTabs client and signatures, and the
 //! one function that applies a payment result (callback, return, query, reconciliation all
-//! use it), and a local PayTabs stand-in for development and tests.
+//! use it). The local PayTabs for development and tests is in the `devkit` crate.
 
 pub mod catalogue;
 pub mod paytabs;
 pub mod reconcile;
 pub mod settle;
-pub mod standin;

@@ -5,7 +5,6 @@ pub mod auth;
 pub mod bookings;
 pub mod contact;
 pub mod dashboard;
-pub mod dev;
 pub mod health;
 pub mod newsletter;
 pub mod payments;

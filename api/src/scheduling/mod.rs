@@ -1,7 +1,6 @@
-//! Scheduling with Calendly: webhook signatures, the API client, the signed client reference
-//! carried in `utm_content`, and a local stand-in for development and tests.
+//! Scheduling with Calendly: webhook signatures, the API client, and the signed client reference
+//! carried in `utm_content`. The local Calendly for development and tests is in `devkit`.
 
 pub mod bookings;
 pub mod calendly;
 pub mod jobs;
-pub mod standin;

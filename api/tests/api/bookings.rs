@@ -270,7 +270,7 @@ async fn twenty_concurrent_bookings_with_five_credits_confirm_exactly_five() {
 async fn an_admin_cancel_of_an_event_calendly_already_cancelled_refunds_once() {
     let app = spawn_app().await;
     let (_, user) = client_with_credits(&app, "mona@example.com", 2).await;
-    let calendly = app.state.calendly_standin.clone().unwrap();
+    let calendly = app.calendly_standin.clone();
     let reference = reference(&user);
     let booked = calendly
         .book("Mona Adel", "mona@example.com", Some(&reference), soon())
@@ -798,7 +798,7 @@ async fn a_cancel_webhook_racing_an_admin_cancel_refunds_once() {
 async fn a_client_books_through_the_scheduler_and_an_admin_cancel_refunds_once() {
     let app = spawn_app().await;
     let (c, user) = client_with_credits(&app, "mona@example.com", 2).await;
-    let calendly = app.state.calendly_standin.clone().unwrap();
+    let calendly = app.calendly_standin.clone();
     let b: Value = c
         .get(app.url("/api/book-session"))
         .send()
@@ -887,7 +887,7 @@ async fn a_client_books_through_the_scheduler_and_an_admin_cancel_refunds_once()
 async fn a_meeting_link_that_appears_late_is_fetched_from_calendly() {
     let app = spawn_app().await;
     let (_, _) = client_with_credits(&app, "mona@example.com", 1).await;
-    let calendly = app.state.calendly_standin.clone().unwrap();
+    let calendly = app.calendly_standin.clone();
     calendly
         .join_url_late
         .store(true, std::sync::atomic::Ordering::SeqCst);
@@ -917,7 +917,7 @@ async fn a_meeting_link_that_appears_late_is_fetched_from_calendly() {
 async fn a_reschedule_through_the_scheduler_keeps_one_credit() {
     let app = spawn_app().await;
     let (_, user) = client_with_credits(&app, "mona@example.com", 1).await;
-    let calendly = app.state.calendly_standin.clone().unwrap();
+    let calendly = app.calendly_standin.clone();
     let first = calendly
         .book(
             "Mona Adel",

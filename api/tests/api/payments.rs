@@ -423,10 +423,7 @@ async fn an_amount_mismatch_credits_nothing_and_is_flagged() {
 async fn a_return_with_a_bad_signature_changes_nothing() {
     let app = spawn_app().await;
     // Hold PayTabs' callback back: only the browser's return could settle this payment now.
-    app.state
-        .paytabs_standin
-        .as_ref()
-        .unwrap()
+    app.paytabs_standin
         .callback_delay_ms
         .store(600_000, std::sync::atomic::Ordering::Relaxed);
     let c = client(&app, "mona@example.com").await;
@@ -504,10 +501,7 @@ async fn one_client_cannot_read_another_clients_payment_but_an_admin_can() {
 #[tokio::test]
 async fn reconciliation_settles_a_payment_whose_callback_and_return_never_came() {
     let app = spawn_app().await;
-    app.state
-        .paytabs_standin
-        .as_ref()
-        .unwrap()
+    app.paytabs_standin
         .callback_delay_ms
         .store(600_000, std::sync::atomic::Ordering::Relaxed);
     let c = client(&app, "mona@example.com").await;

@@ -198,21 +198,20 @@ async fn the_openapi_document_lists_every_route_with_its_errors() {
 async fn the_outbox_retries_with_back_off_until_the_server_answers() {
     use api::configuration::{SmtpConfig, SmtpTls};
     use api::email::outbox::drain_once;
-    use api::email::transport::Transport;
+    use api::email::transport::SmtpTransport;
 
     let (url, _dir) = crate::support::fresh_database().await;
     let db = api::db::Db::connect(&url).await.unwrap();
     db.migrate().await.unwrap();
     let transport = |port| {
-        let mut config = api::configuration::Config::from_env().unwrap();
-        config.smtp = Some(SmtpConfig {
+        SmtpTransport::new(&SmtpConfig {
             host: "127.0.0.1".into(),
             port,
             tls: SmtpTls::None,
             username: None,
             password: None,
-        });
-        Transport::from_config(&config).unwrap()
+        })
+        .unwrap()
     };
     let closed = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

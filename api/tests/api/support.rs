@@ -1,6 +1,7 @@
 //! Test harness: the real app on 127.0.0.1:0 against a fresh database (SQLite by default,
 //! PostgreSQL with TEST_DATABASE=postgres), with a real SMTP server on loopback that speaks
-//! the protocol the way a mail server does and keeps what it receives.
+//! the protocol the way a mail server does and keeps what it receives, and the local PayTabs
+//! and Calendly of `devkit` served beside it.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -8,6 +9,9 @@ use std::time::Duration;
 
 use api::configuration::{Config, Environment, Secret, SmtpConfig, SmtpTls};
 use api::startup::Application;
+use devkit::DevKit;
+use devkit::calendly::CalendlyStandIn;
+use devkit::paytabs::StandIn;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
@@ -295,6 +299,10 @@ pub struct TestApp {
     pub mail: MailServer,
     pub client: reqwest::Client,
     pub state: api::state::AppState,
+    /// The PayTabs the app's client talks to, unless `Options::paytabs_base` points elsewhere.
+    pub paytabs_standin: Arc<StandIn>,
+    /// The Calendly the app's client and webhook talk to.
+    pub calendly_standin: Arc<CalendlyStandIn>,
     pub database_url: String,
     _dir: tempfile::TempDir,
 }
@@ -357,7 +365,6 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
             password: None,
         }),
         mail_from: "Nadine Kamel Coaching <no-reply@coach.example.com>".into(),
-        mailbox_dir: dir.path().join("mailbox"),
         content_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content"),
         session_idle: options.session_idle,
         session_absolute: Duration::from_secs(86400),
@@ -370,7 +377,6 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
             profile_id: 4242,
             server_key: Secret::new(PAYTABS_KEY),
         }),
-        paytabs_standin: true,
         calendly: api::scheduling::calendly::CalendlyConfig {
             signing_keys: vec![Secret::new(CALENDLY_KEY)],
             tolerance_seconds: 180,
@@ -378,10 +384,14 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
             token: Some(Secret::new("calendly-test-token")),
             scheduling_url: format!("{base}/calendly-standin/book"),
         },
-        calendly_standin: true,
         app_secret: Secret::new("test-app-secret-test-app-secret-0123456789"),
     };
-    let app = Application::build_on(config, listener)
+    let kit = DevKit {
+        paytabs: Some(StandIn::for_api(&config).expect("the PayTabs stand-in")),
+        calendly: Some(CalendlyStandIn::for_api(&config).expect("the Calendly stand-in")),
+        mailbox: None,
+    };
+    let app = Application::build_with(config, listener, kit.extensions())
         .await
         .expect("app builds");
     let state = app.state();
@@ -391,6 +401,8 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         mail,
         client: new_client(),
         state,
+        paytabs_standin: kit.paytabs.expect("built above"),
+        calendly_standin: kit.calendly.expect("built above"),
         database_url,
         _dir: dir,
     }

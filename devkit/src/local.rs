@@ -4,17 +4,24 @@
 //! Every setting still comes from the environment first, so a developer (or the browser tests)
 //! can point mail at an SMTP server or use another database; what the environment leaves unset
 //! gets the local value below. The stand-ins are served by this same API, at its own address.
+//! The API's settings are read by `api::configuration`; this module reads its own three:
+//! `PAYTABS_STANDIN`, `CALENDLY_STANDIN` (on unless set to false) and `MAILBOX_DIR`.
 
 use std::net::SocketAddr;
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::Context;
+use api::configuration::{Config, Environment};
+use api::domain::accounts::{Role, create_confirmed_user};
+use api::domain::{Email, Password, hash_password};
+use api::startup::Application;
 use tokio::net::TcpListener;
 
-use crate::configuration::{Config, Environment};
-use crate::domain::accounts::{Role, create_confirmed_user};
-use crate::domain::{Email, Password, hash_password};
-use crate::startup::Application;
+use crate::DevKit;
+use crate::calendly::CalendlyStandIn;
+use crate::mailbox::MailboxTransport;
+use crate::paytabs::StandIn;
 
 /// Who can sign in on a new local database (printed by `site serve`; never created elsewhere).
 pub struct DemoAccount {
@@ -85,23 +92,36 @@ impl LocalApi {
     pub async fn start(root: &Path, site: &str) -> anyhow::Result<LocalApi> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
-        let config = Config::from_lookup(&|name| {
+        let lookup = |name: &str| {
             std::env::var(name)
                 .ok()
                 .filter(|v| !v.trim().is_empty())
                 .or_else(|| local_default(name, root, addr, site))
-        })?;
+        };
+        let config = Config::from_lookup(&lookup)?;
         anyhow::ensure!(
             config.environment == Environment::Development,
             "site serve runs the product locally with stand-ins; unset APP_ENV=production"
         );
-        crate::telemetry::init(config.environment);
+        api::telemetry::init(config.environment);
+        let kit = DevKit {
+            paytabs: flag("PAYTABS_STANDIN", lookup("PAYTABS_STANDIN"))?
+                .then(|| StandIn::for_api(&config))
+                .transpose()?,
+            calendly: flag("CALENDLY_STANDIN", lookup("CALENDLY_STANDIN"))?
+                .then(|| CalendlyStandIn::for_api(&config))
+                .transpose()?,
+            mailbox: match (&config.smtp, lookup("MAILBOX_DIR")) {
+                (None, Some(dir)) => Some(Arc::new(MailboxTransport::new(dir.trim())?)),
+                _ => None,
+            },
+        };
         let database = config.database_url.expose().to_string();
         let mail = match &config.smtp {
             Some(smtp) => format!("SMTP {}:{}", smtp.host, smtp.port),
             None => format!("{site}/api/dev/mailbox"),
         };
-        let app = Application::build_on(config, listener).await?;
+        let app = Application::build_with(config, listener, kit.extensions()).await?;
         let seeded_demo = seed_demo_accounts(&app).await?;
         Ok(LocalApi {
             addr,
@@ -114,6 +134,16 @@ impl LocalApi {
 
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.app.run_until_stopped().await
+    }
+}
+
+/// An on/off setting, spelled as the API's own flags are.
+fn flag(name: &str, value: Option<String>) -> anyhow::Result<bool> {
+    match value.as_deref().map(str::trim) {
+        None | Some("") => Ok(false),
+        Some("1" | "true" | "yes" | "on") => Ok(true),
+        Some("0" | "false" | "no" | "off") => Ok(false),
+        Some(other) => anyhow::bail!("{name} must be true or false, not `{other}`"),
     }
 }
 

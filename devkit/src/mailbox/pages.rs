@@ -1,25 +1,28 @@
-//! Development only: the local mailbox, so confirmation and reset links can be clicked without
-//! an SMTP server. Mounted only when no SMTP server is configured outside production.
+//! The mailbox's pages: the list of messages, newest first, and each message's text with its
+//! links made clickable.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use api::email::templates::escape;
+use api::email::transport::Queued;
+use api::error::{AppError, AppResult};
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Html;
 use axum::routing::get;
 
-use crate::email::templates::escape;
-use crate::email::transport::Queued;
-use crate::error::{AppError, AppResult};
-use crate::state::AppState;
-
-pub fn router() -> Router<AppState> {
+/// The pages at /api/dev/mailbox for the messages in `dir`.
+pub fn router(dir: PathBuf) -> Router {
     Router::new()
         .route("/api/dev/mailbox", get(list))
         .route("/api/dev/mailbox/{name}", get(show))
+        .with_state(Arc::new(dir))
 }
 
-async fn read_all(state: &AppState) -> Vec<(String, Queued)> {
+async fn read_all(dir: &std::path::Path) -> Vec<(String, Queued)> {
     let mut out = Vec::new();
-    let Ok(mut dir) = tokio::fs::read_dir(&state.config.mailbox_dir).await else {
+    let Ok(mut dir) = tokio::fs::read_dir(dir).await else {
         return out;
     };
     while let Ok(Some(entry)) = dir.next_entry().await {
@@ -50,8 +53,8 @@ fn linkify(escaped: &str) -> String {
         .collect()
 }
 
-async fn list(State(state): State<AppState>) -> Html<String> {
-    let rows: String = read_all(&state)
+async fn list(State(dir): State<Arc<PathBuf>>) -> Html<String> {
+    let rows: String = read_all(&dir)
         .await
         .iter()
         .map(|(stem, m)| {
@@ -71,8 +74,11 @@ async fn list(State(state): State<AppState>) -> Html<String> {
     ))
 }
 
-async fn show(State(state): State<AppState>, Path(name): Path<String>) -> AppResult<Html<String>> {
-    let (_, mail) = read_all(&state)
+async fn show(
+    State(dir): State<Arc<PathBuf>>,
+    Path(name): Path<String>,
+) -> AppResult<Html<String>> {
+    let (_, mail) = read_all(&dir)
         .await
         .into_iter()
         .find(|(stem, _)| *stem == name)

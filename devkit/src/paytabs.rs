@@ -1,8 +1,9 @@
-//! A local PayTabs for development and tests, on only with PAYTABS_STANDIN=true and never in
-//! production. It checks requests the way PayTabs does (server key in `authorization`, profile,
-//! currency, duplicate carts), serves a hosted payment page with Approve / Decline / Cancel,
-//! then sends the signed callback and the signed browser return exactly as PayTabs does. The
-//! production client reaches it only through PAYTABS_BASE_URL, so the real code path runs.
+//! A local PayTabs for development and tests, served at /paytabs-standin by `site serve`
+//! (unless PAYTABS_STANDIN=false) and by the API's tests; never by the `api` binary. It checks
+//! requests the way PayTabs does (server key in `authorization`, profile, currency, duplicate
+//! carts), serves a hosted payment page with Approve / Decline / Cancel, then sends the signed
+//! callback and the signed browser return exactly as PayTabs does. The production client
+//! reaches it only through PAYTABS_BASE_URL, so the real code path runs.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -17,8 +18,9 @@ use rand::Rng;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::paytabs::{PayTabsConfig, sign, sign_return};
-use crate::email::templates::escape;
+use api::configuration::Config;
+use api::email::templates::escape;
+use api::payments::paytabs::{PayTabsConfig, sign, sign_return};
 
 #[derive(Clone)]
 struct Pending {
@@ -38,6 +40,18 @@ pub struct StandIn {
 }
 
 impl StandIn {
+    /// The PayTabs of `config`: its profile and server key, served where its PAYTABS_BASE_URL
+    /// must point (`{API}/paytabs-standin`).
+    pub fn for_api(config: &Config) -> anyhow::Result<Arc<StandIn>> {
+        crate::ensure_development(config, "PAYTABS_STANDIN")?;
+        let Some(paytabs) = &config.paytabs else {
+            anyhow::bail!(
+                "PAYTABS_STANDIN needs PAYTABS_PROFILE_ID, PAYTABS_SERVER_KEY and PAYTABS_BASE_URL pointing at it"
+            );
+        };
+        Ok(StandIn::new(paytabs.clone()))
+    }
+
     pub fn new(config: PayTabsConfig) -> Arc<StandIn> {
         Arc::new(StandIn {
             config,

@@ -1,0 +1,170 @@
+//! The two calls of Calendly's REST API our client makes: get a scheduled event, and cancel it
+//! (which, as at Calendly, answers at once and delivers `invitee.canceled` on its own schedule).
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use chrono::Utc;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{CalendlyStandIn, Cancellation};
+
+pub(super) fn routes() -> Router<Arc<CalendlyStandIn>> {
+    Router::new()
+        .route(
+            "/calendly-standin/api/scheduled_events/{evt}",
+            get(api_event),
+        )
+        .route(
+            "/calendly-standin/api/scheduled_events/{evt}/cancellation",
+            post(api_cancel),
+        )
+}
+
+fn api_error(status: StatusCode, title: &str, message: &str) -> Response {
+    (status, Json(json!({"title": title, "message": message}))).into_response()
+}
+
+fn not_found() -> Response {
+    api_error(
+        StatusCode::NOT_FOUND,
+        "Resource Not Found",
+        "The server could not find the requested resource.",
+    )
+}
+
+/// Whether the request carries our Bearer token; handlers check it before even parsing the
+/// body, as Calendly does, so a bad token always gets the 401 below.
+fn authorised(s: &CalendlyStandIn, headers: &HeaderMap) -> bool {
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    token.is_some_and(|t| !s.config.token.is_empty() && t == s.config.token)
+}
+
+fn unauthenticated() -> Response {
+    api_error(
+        StatusCode::UNAUTHORIZED,
+        "Unauthenticated",
+        "The access token is invalid",
+    )
+}
+
+async fn api_event(
+    State(s): State<Arc<CalendlyStandIn>>,
+    headers: HeaderMap,
+    Path(evt): Path<String>,
+) -> Response {
+    if !authorised(&s, &headers) {
+        return unauthenticated();
+    }
+    let mut calendar = s.calendar();
+    let Some(event) = calendar.events.get_mut(&evt) else {
+        return not_found();
+    };
+    // The late Meet link "appears" by the time anyone asks for it.
+    if event.join_url_pending {
+        event.join_url_pending = false;
+        event.updated_at = Utc::now();
+    }
+    let Some(event) = calendar.events.get(&evt) else {
+        return not_found();
+    };
+    Json(json!({"resource": s.event_json(&calendar, event)})).into_response()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct CancelBody {
+    reason: String,
+}
+
+async fn api_cancel(
+    State(s): State<Arc<CalendlyStandIn>>,
+    headers: HeaderMap,
+    Path(evt): Path<String>,
+    body: Bytes,
+) -> Response {
+    if !authorised(&s, &headers) {
+        return unauthenticated();
+    }
+    let request: CancelBody = if body.iter().all(u8::is_ascii_whitespace) {
+        CancelBody::default()
+    } else {
+        match serde_json::from_slice(&body) {
+            Ok(r) => r,
+            Err(_) => {
+                return api_error(
+                    StatusCode::BAD_REQUEST,
+                    "Invalid Argument",
+                    "The supplied parameters are invalid.",
+                );
+            }
+        }
+    };
+    let now = Utc::now();
+    let cancellation = Cancellation {
+        canceled_by: s.host_name(),
+        reason: request.reason,
+        canceler_type: "host",
+        created_at: now,
+    };
+    let bodies = {
+        let mut calendar = s.calendar();
+        let Some(event) = calendar.events.get(&evt) else {
+            return not_found();
+        };
+        if event.start <= now {
+            return api_error(
+                StatusCode::FORBIDDEN,
+                "Permission Denied",
+                "Event in the past",
+            );
+        }
+        if event.cancellation.is_some() {
+            return api_error(
+                StatusCode::FORBIDDEN,
+                "Permission Denied",
+                "Event is already canceled",
+            );
+        }
+        let invitees = event.invitees.clone();
+        let mut bodies = Vec::new();
+        for inv in &invitees {
+            if CalendlyStandIn::cancel_in(&mut calendar, inv, &cancellation).is_ok()
+                && let Ok(body) = s.webhook_body(&mut calendar, inv, "invitee.canceled", now)
+            {
+                bodies.push(body);
+            }
+        }
+        if let Some(event) = calendar.events.get_mut(&evt)
+            && event.cancellation.is_none()
+        {
+            event.cancellation = Some(cancellation.clone());
+            event.updated_at = now;
+        }
+        bodies
+    };
+    // Calendly answers the API call and delivers the webhook on its own schedule; delivering
+    // inline could deadlock a caller that holds a database transaction while it asks.
+    let standin = Arc::clone(&s);
+    tokio::spawn(async move {
+        for body in bodies {
+            if let Err(e) = standin.deliver_retrying(body).await {
+                tracing::warn!(error = %e, "Calendly stand-in: invitee.canceled not delivered");
+            }
+        }
+    });
+    (
+        StatusCode::CREATED,
+        Json(json!({"resource": cancellation.json()})),
+    )
+        .into_response()
+}
