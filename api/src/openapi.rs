@@ -7,7 +7,7 @@ use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 
 use crate::routes::admin::paths as admin;
-use crate::routes::{auth, contact, dashboard, health, newsletter, payments, webhooks};
+use crate::routes::{auth, bookings, contact, dashboard, health, newsletter, payments, webhooks};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -46,9 +46,13 @@ use crate::state::AppState;
         admin::create_user,
         admin::phone_booking,
         admin::recent_bookings,
+        admin::needs_attention,
+        admin::assign_booking,
         admin::sessions,
         admin::cancel_booking,
         admin::mark_no_show,
+        bookings::claim_booking,
+        bookings::disown_booking,
     ),
     components(schemas(
         crate::error::ErrorBody,

@@ -194,6 +194,7 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::payments::router())
         .merge(routes::webhooks::router())
         .merge(routes::dashboard::router())
+        .merge(routes::bookings::router())
         .merge(routes::admin::router())
         .merge(crate::openapi::router())
         .fallback(|| async { AppError::NotFound("No such API route".into()) })

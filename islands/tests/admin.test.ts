@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { badgeVariant, canCancel, canMarkNoShow, clientsPath, fieldErrors, hasCredits, label, sessionsPath, today } from "../src/admin/helpers";
+import {
+  badgeVariant,
+  canCancel,
+  canMarkNoShow,
+  clientsPath,
+  fieldErrors,
+  hasCredits,
+  label,
+  needsAttention,
+  sessionsPath,
+  statusLabel,
+  suggestedClient,
+  today,
+} from "../src/admin/helpers";
 import {
   CREATE_USER_FIELDS,
   type CreateUserForm,
@@ -170,13 +183,32 @@ describe("admin views", () => {
     expect(badgeVariant("pending")).toBe("destructive");
   });
 
-  it("lets an admin cancel only confirmed bookings, and mark no-shows once the session started", () => {
+  it("lets an admin cancel confirmed bookings and those that need attention, and mark no-shows once the session started", () => {
     expect(canCancel("confirmed")).toBe(true);
+    expect(canCancel("pending")).toBe(true);
     expect(["completed", "cancelled", "no_show"].some(canCancel)).toBe(false);
     const now = new Date("2026-11-21T12:00:00Z");
     expect(canMarkNoShow({ status: "confirmed", sessionDate: "2026-11-21T08:00:00Z" }, now)).toBe(true);
     expect(canMarkNoShow({ status: "confirmed", sessionDate: "2026-11-22T08:00:00Z" }, now)).toBe(false);
     expect(canMarkNoShow({ status: "cancelled", sessionDate: "2026-11-20T08:00:00Z" }, now)).toBe(false);
+  });
+
+  it("shows a pending booking as Needs attention", () => {
+    expect(needsAttention({ status: "pending" })).toBe(true);
+    expect(needsAttention({ status: "confirmed" })).toBe(false);
+    expect(statusLabel("pending")).toBe("Needs attention");
+    expect(statusLabel("no_show")).toBe("No-show");
+  });
+
+  it("offers first the client whose email the invitee typed, or the client the booking names", () => {
+    const clients = [
+      { user_id: "a", email: "omar@example.com" },
+      { user_id: "b", email: "Mona@Example.com" },
+    ];
+    expect(suggestedClient({ clientId: null, clientEmail: " mona@example.com" }, clients)?.user_id).toBe("b");
+    expect(suggestedClient({ clientId: "a", clientEmail: "mona@example.com" }, clients)?.user_id).toBe("a");
+    expect(suggestedClient({ clientId: null, clientEmail: "stranger@example.com" }, clients)).toBeUndefined();
+    expect(suggestedClient({ clientId: null, clientEmail: null }, clients)).toBeUndefined();
   });
 
   it("labels values for people", () => {

@@ -32,11 +32,31 @@ pub struct AccountView {
     show_payment_history: bool,
 }
 
-/// One of the client's sessions.
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
+/// One of the client's sessions, or a pending booking made on the scheduling page with the
+/// client's (confirmed) email but without proof that the client made it: that one is not
+/// theirs yet, so it carries no links, and the client may use a credit for it (`canClaim`) or
+/// say it was not them (`canDisown`).
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
     id: String,
+    session_date: String,
+    session_end: Option<String>,
+    status: BookingStatus,
+    session_notes: Option<String>,
+    google_meet_link: Option<String>,
+    cancel_url: Option<String>,
+    reschedule_url: Option<String>,
+    /// "Use 1 credit for this session" applies (POST /api/bookings/{id}/claim).
+    can_claim: bool,
+    /// "This wasn't me" applies (POST /api/bookings/{id}/disown).
+    can_disown: bool,
+}
+
+#[derive(sqlx::FromRow)]
+struct SessionRow {
+    id: String,
+    client_id: Option<String>,
     session_date: String,
     session_end: Option<String>,
     #[sqlx(try_from = "String")]
@@ -45,6 +65,53 @@ pub struct SessionView {
     google_meet_link: Option<String>,
     cancel_url: Option<String>,
     reschedule_url: Option<String>,
+}
+
+impl From<SessionRow> for SessionView {
+    fn from(r: SessionRow) -> SessionView {
+        let pending = r.status == BookingStatus::Pending;
+        if r.client_id.is_none() {
+            // Matched by email only: no meeting, cancel or reschedule link until it is theirs.
+            return SessionView {
+                id: r.id,
+                session_date: r.session_date,
+                session_end: r.session_end,
+                status: r.status,
+                session_notes: r.session_notes,
+                google_meet_link: None,
+                cancel_url: None,
+                reschedule_url: None,
+                can_claim: pending,
+                can_disown: pending,
+            };
+        }
+        SessionView {
+            id: r.id,
+            session_date: r.session_date,
+            session_end: r.session_end,
+            status: r.status,
+            session_notes: r.session_notes,
+            google_meet_link: r.google_meet_link,
+            cancel_url: r.cancel_url,
+            reschedule_url: r.reschedule_url,
+            can_claim: pending,
+            can_disown: false,
+        }
+    }
+}
+
+const SESSION_COLUMNS: &str = "id, client_id, session_date, session_end, status, session_notes, google_meet_link, cancel_url, reschedule_url";
+
+/// One session as the client's dashboard shows it, once it is theirs (after a claim).
+pub async fn session_by_id(state: &AppState, id: &str) -> AppResult<SessionView> {
+    let row: Option<SessionRow> = sqlx::query_as(&format!(
+        "SELECT {SESSION_COLUMNS} FROM bookings WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    row.map(SessionView::from)
+        .ok_or_else(|| AppError::NotFound("Booking not found".into()))
 }
 
 /// One line of the client's payment history.
@@ -173,14 +240,26 @@ pub async fn dashboard(
                 })?,
         ),
     };
-    let sessions: Vec<SessionView> = sqlx::query_as(
-        "SELECT id, session_date, session_end, status, session_notes, google_meet_link, cancel_url, reschedule_url
-           FROM bookings WHERE client_id = $1 AND session_date >= $2 AND ($3 = 'all' OR status = $3)
-          ORDER BY session_date, id",
-    )
+    // The client's own sessions, and the pending bookings that name no client but were made
+    // with this client's confirmed email (unless they said it was not them).
+    let linking_email = if user.email_confirmed && user.role == Role::Client {
+        user.email.as_str()
+    } else {
+        ""
+    };
+    let sessions: Vec<SessionRow> = sqlx::query_as(&format!(
+        "SELECT {SESSION_COLUMNS}
+           FROM bookings
+          WHERE session_date >= $2 AND ($3 = 'all' OR status = $3)
+            AND (client_id = $1
+                 OR (client_id IS NULL AND $4 <> '' AND invitee_email = $4 AND status = $5 AND disowned_at IS NULL))
+          ORDER BY session_date, id"
+    ))
     .bind(&user.user_id)
     .bind(now())
     .bind(status.map_or("all", BookingStatus::as_str))
+    .bind(linking_email)
+    .bind(BookingStatus::Pending.as_str())
     .fetch_all(state.db.reader())
     .await?;
     let payments: Vec<PaymentRow> = sqlx::query_as(
@@ -196,7 +275,7 @@ pub async fn dashboard(
         phone: user.phone.clone(),
         role: user.role,
         account: account(&state, &user.user_id).await?,
-        upcoming_sessions: sessions,
+        upcoming_sessions: sessions.into_iter().map(SessionView::from).collect(),
         payments: payments.into_iter().map(PaymentRecordView::from).collect(),
         scheduler_name: state.site.scheduler_name.clone(),
         scheduler_url: scheduling_page(&state),

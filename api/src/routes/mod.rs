@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod bookings;
 pub mod contact;
 pub mod dashboard;
 pub mod health;

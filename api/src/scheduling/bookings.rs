@@ -1,9 +1,13 @@
 //! Applying Calendly's webhooks (integrations.md §2.4, §2.8) to bookings and credits, each in one
 //! transaction together with the `webhook_events` row that makes a redelivery a no-op.
 //!
-//! - `invitee.created`: the client is found by the signed reference in `utm_content`, else by
-//!   email. A reschedule (`old_invitee`) takes over the old booking's credit; otherwise one
-//!   credit is debited. No credit or no client: the booking is pending and the coach is told.
+//! - `invitee.created`: the client is the one named by the signed reference in `utm_content`
+//!   (ARCHITECTURE decision 7). An email typed into the scheduling form proves nothing, so it
+//!   never picks a client. A reschedule (`old_invitee`) takes over the old booking's credit;
+//!   otherwise one credit is debited. Without a valid reference, or without a credit, the
+//!   booking is pending ("Needs attention"), no credit moves and the coach is told: the admin
+//!   assigns or cancels it, or the client whose confirmed account email is the invitee's uses
+//!   a credit for it (or says it was not them) on the dashboard.
 //! - `invitee.canceled`: cancelled; the credit comes back unless it is a reschedule (the credit
 //!   follows the new booking). A cancel that arrives before its create leaves a tombstone, so
 //!   the late create changes nothing.
@@ -17,6 +21,9 @@ use crate::domain::credits::{self, Applied};
 use crate::domain::{BookingStatus, new_id, now, parse_ts, ts};
 use crate::email::{OutgoingEmail, enqueue, templates};
 use crate::state::AppState;
+
+/// Why a booking without a valid signed reference waits for the admin (the coach's email).
+const NO_PROOF: &str = "it was booked without the client reference of /book-session, so nothing proves who the client is and no credit was used; assign it to a client or cancel it in Booking Management";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -75,7 +82,7 @@ fn read(payload: &Value) -> Option<Invitee<'_>> {
     })
 }
 
-/// The client this invitee is: the signed reference wins, then the email.
+/// The client this invitee is, when the signed reference proves it; nobody otherwise.
 async fn find_client(
     conn: &mut AnyConnection,
     state: &AppState,
@@ -85,18 +92,12 @@ async fn find_client(
         .utm_content
         .and_then(|r| verify_client_reference(state.config.app_secret.expose(), r))
     {
-        let found: Option<(String, String)> = sqlx::query_as("SELECT p.user_id, p.full_name FROM profiles p JOIN client_accounts a ON a.user_id = p.user_id WHERE p.user_id = $1")
+        return sqlx::query_as("SELECT p.user_id, p.full_name FROM profiles p JOIN client_accounts a ON a.user_id = p.user_id WHERE p.user_id = $1")
             .bind(&user_id)
             .fetch_optional(&mut *conn)
-            .await?;
-        if found.is_some() {
-            return Ok(found);
-        }
+            .await;
     }
-    sqlx::query_as("SELECT p.user_id, p.full_name FROM profiles p JOIN users u ON u.id = p.user_id JOIN client_accounts a ON a.user_id = p.user_id WHERE u.email = $1")
-        .bind(&inv.email)
-        .fetch_optional(&mut *conn)
-        .await
+    Ok(None)
 }
 
 pub fn session_details<'a>(
@@ -177,6 +178,7 @@ struct BookingRow {
     #[sqlx(try_from = "String")]
     status: BookingStatus,
     credit_debited: i64,
+    disowned_at: Option<String>,
 }
 
 /// The booking of an invitee, locked until the transaction ends: an admin's cancel (or another
@@ -187,7 +189,7 @@ async fn booking_by_invitee(
     uri: &str,
 ) -> Result<Option<BookingRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT id, client_id, status, credit_debited FROM bookings WHERE calendly_invitee_uri = $1{}",
+        "SELECT id, client_id, status, credit_debited, disowned_at FROM bookings WHERE calendly_invitee_uri = $1{}",
         state.db.backend.for_update()
     ))
     .bind(uri)
@@ -212,7 +214,9 @@ async fn created(
     let client = find_client(tx, state, inv).await?;
     let booking_id = new_id();
     let title = inv.event_name.unwrap_or("Coaching Session");
-    // A reschedule takes the old booking's credit, whichever webhook came first.
+    // A reschedule takes the old booking's credit, whichever webhook came first. A booking
+    // that held no credit moves nothing, but a client's "This wasn't me" stays with it.
+    let mut disowned_at = None;
     let moved = match old_invitee {
         Some(old) => match booking_by_invitee(tx, state, old).await? {
             Some(old) if old.credit_debited == 1 => {
@@ -223,7 +227,11 @@ async fn created(
                     .await?;
                 Some(old.client_id)
             }
-            _ => None,
+            Some(old) => {
+                disowned_at = old.disowned_at;
+                None
+            }
+            None => None,
         },
         None => None,
     };
@@ -244,21 +252,18 @@ async fn created(
                     Some(user_id.clone()),
                     "pending",
                     0,
-                    Outcome::Pending("no credit available"),
+                    Outcome::Pending(
+                        "the client has no credit available, so none was used; assign it once they have one, or cancel it",
+                    ),
                 ),
             }
         }
-        (None, None) => (
-            None,
-            "pending",
-            0,
-            Outcome::Pending("the invitee is not a client"),
-        ),
+        (None, None) => (None, "pending", 0, Outcome::Pending(NO_PROOF)),
     };
     sqlx::query(
         "INSERT INTO bookings (id, client_id, session_date, session_end, status, created_at, google_meet_link, session_notes, source,
-                               credit_debited, invitee_email, invitee_name, calendly_event_uri, calendly_invitee_uri, cancel_url, reschedule_url)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'calendly', $9, $10, $11, $12, $13, $14, $15)",
+                               credit_debited, invitee_email, invitee_name, calendly_event_uri, calendly_invitee_uri, cancel_url, reschedule_url, disowned_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'calendly', $9, $10, $11, $12, $13, $14, $15, $16)",
     )
     .bind(&booking_id)
     .bind(&client_id)
@@ -275,6 +280,7 @@ async fn created(
     .bind(inv.uri)
     .bind(inv.cancel_url)
     .bind(inv.reschedule_url)
+    .bind(&disowned_at)
     .execute(&mut *tx)
     .await?;
     let details = session_details(state, &booking_id, title, inv.start, inv.end, inv.meet_link);
@@ -325,6 +331,7 @@ async fn canceled(
         client_id,
         status,
         credit_debited: debited,
+        ..
     }) = booking_by_invitee(tx, state, inv.uri).await?
     else {
         // The cancel came first: a tombstone, so the late create is recognised.
@@ -381,4 +388,92 @@ async fn canceled(
         ));
     }
     Ok(Outcome::Cancelled { refunded: refund })
+}
+
+/// A booking as the admin's Assign and the client's claim see it, locked until the
+/// transaction ends (an admin and a client confirming it at once: the second waits, then
+/// finds it confirmed).
+#[derive(sqlx::FromRow)]
+pub struct HeldBooking {
+    pub id: String,
+    pub client_id: Option<String>,
+    #[sqlx(try_from = "String")]
+    pub status: BookingStatus,
+    pub credit_debited: i64,
+    pub invitee_email: Option<String>,
+    pub disowned_at: Option<String>,
+    session_date: String,
+    session_end: Option<String>,
+    session_notes: Option<String>,
+    google_meet_link: Option<String>,
+}
+
+pub async fn hold_booking(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    id: &str,
+) -> Result<Option<HeldBooking>, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT id, client_id, status, credit_debited, invitee_email, disowned_at, session_date, session_end, session_notes, google_meet_link
+           FROM bookings WHERE id = $1{}",
+        state.db.backend.for_update()
+    ))
+    .bind(id)
+    .fetch_optional(conn)
+    .await
+}
+
+/// Uses one of `client_id`'s credits for a pending booking (`reference` makes a replay a
+/// no-op) and, when it is used, makes the booking that client's, confirmed, and queues their
+/// confirmation email. Nothing changes unless the answer is `Applied::Yes`.
+pub async fn confirm_with_credit(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    booking: &HeldBooking,
+    client_id: &str,
+    reference: &str,
+) -> Result<Applied, sqlx::Error> {
+    debug_assert_eq!(booking.status, BookingStatus::Pending);
+    let applied = credits::debit_one(conn, state.db.backend, client_id, reference).await?;
+    if applied != Applied::Yes {
+        return Ok(applied);
+    }
+    sqlx::query(
+        "UPDATE bookings SET status = $1, client_id = $2, credit_debited = 1, disowned_at = NULL WHERE id = $3",
+    )
+    .bind(BookingStatus::Confirmed.as_str())
+    .bind(client_id)
+    .bind(&booking.id)
+    .execute(&mut *conn)
+    .await?;
+    let recipient: Option<(String, String)> =
+        sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
+            .bind(client_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    if let (Some((email, name)), Some(start)) = (recipient, parse_ts(&booking.session_date)) {
+        let end = booking
+            .session_end
+            .as_deref()
+            .and_then(parse_ts)
+            .unwrap_or(start + chrono::Duration::minutes(60));
+        let title = booking
+            .session_notes
+            .as_deref()
+            .unwrap_or("Coaching Session");
+        let details = session_details(
+            state,
+            &booking.id,
+            title,
+            start,
+            end,
+            booking.google_meet_link.as_deref(),
+        );
+        enqueue(
+            conn,
+            &templates::booking_confirmation(&state.site.name, &email, &name, &details),
+        )
+        .await?;
+    }
+    Ok(Applied::Yes)
 }

@@ -4,7 +4,7 @@
 use chrono::{Duration, Utc};
 use serde_json::{Value, json};
 
-use crate::bookings::{balance, client_with_credits, deliver, payload};
+use crate::bookings::{balance, client_with_credits, deliver, from_book_session, payload};
 use crate::support::{TestApp, error_of, new_client, spawn_app};
 
 async fn admin(app: &TestApp) -> reqwest::Client {
@@ -28,7 +28,7 @@ async fn stats_count_clients_credits_sessions_and_this_months_revenue() {
             "1",
             "mona@example.com",
             Utc::now() + Duration::days(2),
-            json!({}),
+            from_book_session(&mona, json!({})),
         ),
     )
     .await;
@@ -39,7 +39,7 @@ async fn stats_count_clients_credits_sessions_and_this_months_revenue() {
             "2",
             "mona@example.com",
             Utc::now() - Duration::days(2),
-            json!({}),
+            from_book_session(&mona, json!({})),
         ),
     )
     .await;
@@ -80,7 +80,7 @@ async fn stats_count_clients_credits_sessions_and_this_months_revenue() {
 async fn clients_are_searchable_with_their_session_counts() {
     let app = spawn_app().await;
     let boss = admin(&app).await;
-    client_with_credits(&app, "mona@example.com", 3).await;
+    let (_, mona) = client_with_credits(&app, "mona@example.com", 3).await;
     client_with_credits(&app, "omar@example.com", 0).await;
     deliver(
         &app,
@@ -89,7 +89,7 @@ async fn clients_are_searchable_with_their_session_counts() {
             "1",
             "mona@example.com",
             Utc::now() + Duration::days(2),
-            json!({}),
+            from_book_session(&mona, json!({})),
         ),
     )
     .await;
@@ -100,7 +100,7 @@ async fn clients_are_searchable_with_their_session_counts() {
             "2",
             "mona@example.com",
             Utc::now() + Duration::days(3),
-            json!({}),
+            from_book_session(&mona, json!({})),
         ),
     )
     .await;
@@ -289,7 +289,7 @@ async fn a_phone_booking_needs_a_credit_and_debits_it() {
     .await;
     assert_eq!(status, 409, "no credit left");
 
-    // Cancel: confirmed only; the credit comes back.
+    // Cancel: confirmed (or pending) only; the credit comes back.
     let id = booking["id"].as_str().unwrap();
     let r = post(
         &app,
@@ -313,7 +313,10 @@ async fn a_phone_booking_needs_a_credit_and_debits_it() {
     .await;
     assert_eq!(
         (status, error["message"].as_str()),
-        (409, Some("Only confirmed bookings can be cancelled"))
+        (
+            409,
+            Some("Only confirmed or pending bookings can be cancelled")
+        )
     );
     assert_eq!(balance(&app, &mona).await, (1, 0, 1), "no second refund");
 
@@ -408,6 +411,16 @@ async fn the_authorization_matrix_holds_for_every_route() {
         ("GET", "/api/admin/clients".into(), json!(null)),
         ("GET", "/api/admin/sessions".into(), json!(null)),
         ("GET", "/api/admin/bookings/recent".into(), json!(null)),
+        (
+            "GET",
+            "/api/admin/bookings/needs-attention".into(),
+            json!(null),
+        ),
+        (
+            "POST",
+            format!("/api/admin/bookings/{booking}/assign"),
+            json!({"clientId": mona_id}),
+        ),
         (
             "POST",
             "/api/admin/users".into(),

@@ -90,6 +90,22 @@ pub async fn client_with_credits(
     (c, id)
 }
 
+/// The app secret of `spawn_app` (support.rs), which signs client references.
+pub const APP_SECRET: &str = "test-app-secret-test-app-secret-0123456789";
+
+/// The signed client reference that /book-session puts into the scheduler link of `user`.
+pub fn reference(user: &str) -> String {
+    api::scheduling::calendly::client_reference(APP_SECRET, user)
+}
+
+/// `extra` plus the tracking of a booking made from /book-session by `user`: proof of who the
+/// client is.
+pub fn from_book_session(user: &str, extra: Value) -> Value {
+    let mut extra = extra;
+    extra["tracking"] = json!({"utm_content": reference(user)});
+    extra
+}
+
 pub async fn balance(app: &TestApp, user: &str) -> (i64, i64, i64) {
     sqlx::query_as("SELECT total_credits, used_credits, available_credits FROM client_accounts WHERE user_id = $1").bind(user).fetch_one(&app.state.db.pool).await.unwrap()
 }
@@ -115,7 +131,7 @@ async fn webhooks_need_a_fresh_valid_signature_and_a_replay_changes_nothing() {
         "1",
         "mona@example.com",
         soon(),
-        json!({}),
+        from_book_session(&user, json!({})),
     );
     let bytes = serde_json::to_vec(&body).unwrap();
     let unsigned = reqwest::Client::new()
@@ -190,7 +206,7 @@ async fn twenty_concurrent_bookings_with_five_credits_confirm_exactly_five() {
                 &format!("c{i}"),
                 "mona@example.com",
                 soon() + Duration::hours(i),
-                json!({}),
+                from_book_session(&user, json!({})),
             )
         })
         .collect();
@@ -255,10 +271,7 @@ async fn an_admin_cancel_of_an_event_calendly_already_cancelled_refunds_once() {
     let app = spawn_app().await;
     let (_, user) = client_with_credits(&app, "mona@example.com", 2).await;
     let calendly = app.calendly_standin.clone();
-    let reference = api::scheduling::calendly::client_reference(
-        "test-app-secret-test-app-secret-0123456789",
-        &user,
-    );
+    let reference = reference(&user);
     let booked = calendly
         .book("Mona Adel", "mona@example.com", Some(&reference), soon())
         .await
@@ -314,7 +327,7 @@ async fn a_reschedule_moves_the_credit_whichever_webhook_comes_first() {
                 "old",
                 "mona@example.com",
                 soon(),
-                json!({}),
+                from_book_session(&user, json!({})),
             ),
         )
         .await;
@@ -370,7 +383,7 @@ async fn a_cancel_delivered_ten_times_refunds_once() {
             "1",
             "mona@example.com",
             soon(),
-            json!({}),
+            from_book_session(&user, json!({})),
         ),
     )
     .await;
@@ -419,7 +432,7 @@ async fn a_cancel_that_arrives_before_its_create_leaves_a_tombstone() {
             "1",
             "mona@example.com",
             soon(),
-            json!({}),
+            from_book_session(&user, json!({})),
         ),
     )
     .await;
@@ -435,10 +448,7 @@ async fn a_cancel_that_arrives_before_its_create_leaves_a_tombstone() {
 async fn the_signed_reference_names_the_client_and_a_stranger_stays_pending() {
     let app = spawn_app().await;
     let (_, user) = client_with_credits(&app, "mona@example.com", 1).await;
-    let reference = api::scheduling::calendly::client_reference(
-        "test-app-secret-test-app-secret-0123456789",
-        &user,
-    );
+    let reference = reference(&user);
     // She typed her personal email in the scheduler; the reference still finds her.
     deliver(
         &app,
@@ -490,7 +500,7 @@ async fn the_dashboard_shows_credits_upcoming_sessions_and_payments() {
             "1",
             "mona@example.com",
             soon(),
-            json!({}),
+            from_book_session(&user, json!({})),
         ),
     )
     .await;
@@ -501,7 +511,7 @@ async fn the_dashboard_shows_credits_upcoming_sessions_and_payments() {
             "2",
             "mona@example.com",
             soon() + Duration::days(1),
-            json!({}),
+            from_book_session(&user, json!({})),
         ),
     )
     .await;
@@ -523,7 +533,7 @@ async fn the_dashboard_shows_credits_upcoming_sessions_and_payments() {
             "past",
             "mona@example.com",
             Utc::now() - Duration::days(2),
-            json!({}),
+            from_book_session(&user, json!({})),
         ),
     )
     .await;
@@ -627,11 +637,7 @@ async fn the_booking_page_gets_a_prefilled_link_with_a_signed_reference() {
         .unwrap()
         .replace("%2E", ".");
     assert_eq!(
-        api::scheduling::calendly::verify_client_reference(
-            "test-app-secret-test-app-secret-0123456789",
-            &reference
-        )
-        .as_deref(),
+        api::scheduling::calendly::verify_client_reference(APP_SECRET, &reference).as_deref(),
         Some(user.as_str())
     );
 }
@@ -639,7 +645,7 @@ async fn the_booking_page_gets_a_prefilled_link_with_a_signed_reference() {
 #[tokio::test]
 async fn past_sessions_complete_and_each_reminder_is_sent_once() {
     let app = spawn_app().await;
-    let (_, _) = client_with_credits(&app, "mona@example.com", 3).await;
+    let (_, user) = client_with_credits(&app, "mona@example.com", 3).await;
     deliver(
         &app,
         &payload(
@@ -647,7 +653,7 @@ async fn past_sessions_complete_and_each_reminder_is_sent_once() {
             "past",
             "mona@example.com",
             Utc::now() - Duration::hours(3),
-            json!({}),
+            from_book_session(&user, json!({})),
         ),
     )
     .await;
@@ -658,7 +664,7 @@ async fn past_sessions_complete_and_each_reminder_is_sent_once() {
             "tomorrow",
             "mona@example.com",
             Utc::now() + Duration::hours(20),
-            json!({}),
+            from_book_session(&user, json!({})),
         ),
     )
     .await;
@@ -669,7 +675,7 @@ async fn past_sessions_complete_and_each_reminder_is_sent_once() {
             "later",
             "mona@example.com",
             Utc::now() + Duration::days(5),
-            json!({}),
+            from_book_session(&user, json!({})),
         ),
     )
     .await;
@@ -725,7 +731,7 @@ async fn a_cancel_webhook_racing_an_admin_cancel_refunds_once() {
         "7",
         "mona@example.com",
         soon(),
-        json!({}),
+        from_book_session(&user, json!({})),
     );
     assert_eq!(deliver(&app, &created).await, 200);
     assert_eq!(balance(&app, &user).await, (1, 1, 0));
@@ -814,10 +820,7 @@ async fn a_client_books_through_the_scheduler_and_an_admin_cancel_refunds_once()
         "the scheduler is prefilled"
     );
 
-    let reference = api::scheduling::calendly::client_reference(
-        "test-app-secret-test-app-secret-0123456789",
-        &user,
-    );
+    let reference = reference(&user);
     let booked = calendly
         .book("Mona Adel", "mona@example.com", Some(&reference), soon())
         .await
@@ -916,9 +919,15 @@ async fn a_reschedule_through_the_scheduler_keeps_one_credit() {
     let (_, user) = client_with_credits(&app, "mona@example.com", 1).await;
     let calendly = app.calendly_standin.clone();
     let first = calendly
-        .book("Mona Adel", "mona@example.com", None, soon())
+        .book(
+            "Mona Adel",
+            "mona@example.com",
+            Some(&reference(&user)),
+            soon(),
+        )
         .await
         .unwrap();
+    assert_eq!(balance(&app, &user).await, (1, 1, 0));
     let second = calendly
         .reschedule(&first.invitee_uri, soon() + Duration::days(2), true)
         .await

@@ -8,6 +8,7 @@ mod admin;
 mod bookings;
 mod contact;
 mod limits;
+mod needs_attention;
 mod newsletter;
 mod payments;
 mod platform;

@@ -1,30 +1,76 @@
-// Booking Management: the external scheduling page, how its bookings reach the site, and the
-// 10 most recent bookings.
-import { useEffect, useState } from "react";
+// Booking Management: the external scheduling page, how its bookings reach the site, the
+// bookings that need attention (made without proof of who the client is, or without a credit)
+// with Assign to client and Cancel, and the 10 most recent bookings.
+import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { api } from "../lib/api";
+import { ApiError, api, post } from "../lib/api";
 import { longDateTime, shortDate } from "../lib/format";
-import type { BookingView, SchedulerInfo } from "../api/types";
+import type { BookingView, ClientRow, SchedulerInfo } from "../api/types";
 import { LOAD_ERROR } from "./guard";
 import { label } from "./helpers";
+import { AssignDialog, ConfirmDialog, preloadDialogs } from "./lazy";
 import { AdminBadge, ExternalIcon } from "./parts";
 
-export function BookingsTab({ scheduler, refreshKey }: { scheduler: SchedulerInfo | null; refreshKey: number }) {
+type Action = { kind: "assign" | "cancel"; booking: BookingView };
+
+export function BookingsTab({
+  scheduler,
+  clients,
+  refreshKey,
+  onChanged,
+}: {
+  scheduler: SchedulerInfo | null;
+  clients: ClientRow[];
+  refreshKey: number;
+  onChanged: () => void;
+}) {
   const [rows, setRows] = useState<BookingView[] | null>(null);
+  const [attention, setAttention] = useState<BookingView[] | null>(null);
+  const [action, setAction] = useState<Action | null>(null);
+  const [busy, setBusy] = useState(false);
+  // After an assign or cancel the row leaves the list: focus goes to its heading instead.
+  const done = useRef(false);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     let live = true;
-    api<BookingView[]>("/api/admin/bookings/recent")
-      .then((r) => live && setRows(r))
+    Promise.all([api<BookingView[]>("/api/admin/bookings/recent"), api<BookingView[]>("/api/admin/bookings/needs-attention")])
+      .then(([recent, pending]) => {
+        if (!live) return;
+        setRows(recent);
+        setAttention(pending);
+      })
       .catch(() => {
         if (!live) return;
-        setRows([]);
+        setRows((r) => r ?? []);
+        setAttention((a) => a ?? []);
         toast.error("Error", { description: LOAD_ERROR });
       });
     return () => {
       live = false;
     };
   }, [refreshKey]);
+
+  const who = (b: BookingView) => b.clientName || b.clientEmail || "Unknown invitee";
+
+  async function cancelPending() {
+    if (!action || action.kind !== "cancel") return;
+    const { booking } = action;
+    done.current = false;
+    setBusy(true);
+    try {
+      await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(booking.id)}/cancel`, {});
+      toast.success("Booking Cancelled", { description: `The session booked by ${who(booking)} is cancelled on the scheduling service. No credit was used.` });
+      done.current = true;
+      setAction(null);
+      onChanged();
+    } catch (err) {
+      const message = err instanceof ApiError ? err.message : "An unexpected error occurred";
+      toast.error("Error Cancelling Booking", { description: message });
+    } finally {
+      setBusy(false);
+    }
+  }
 
   const name = scheduler?.schedulerName || "the scheduling page";
   return (
@@ -34,8 +80,9 @@ export function BookingsTab({ scheduler, refreshKey }: { scheduler: SchedulerInf
           Booking Management
         </h2>
         <p className="admin-panel__lead">
-          Clients book their sessions on {name}. Each booking made there arrives through the scheduling webhook, shows up below and debits one credit from
-          the client automatically; cancelling it there gives the credit back.
+          Clients book their sessions on {name} from the Book a Session page. Each booking made there arrives through the scheduling webhook, shows up
+          below and debits one credit from the client automatically; cancelling it there gives the credit back. A booking made without that page&apos;s
+          client link uses no credit and waits under Needs attention.
         </p>
         {scheduler?.schedulerUrl ? (
           <a className="btn btn--gold btn--sm" href={scheduler.schedulerUrl} target="_blank" rel="noopener noreferrer">
@@ -44,6 +91,83 @@ export function BookingsTab({ scheduler, refreshKey }: { scheduler: SchedulerInf
             <span className="visually-hidden"> (opens in a new tab)</span>
           </a>
         ) : null}
+      </section>
+
+      <section className="panel admin-panel" aria-labelledby="attention-title">
+        <h3 className="panel__title" id="attention-title" tabIndex={-1} ref={heading}>
+          Needs attention
+        </h3>
+        <p className="admin-panel__lead">
+          Bookings made on {name} without the client link of the Book a Session page (so nothing proves who the client is), or by a client without a
+          credit. No credit was used for them: assign each to a client, which uses one of their credits, or cancel it.
+        </p>
+        {attention === null ? (
+          <p className="admin-muted" role="status">
+            Loading bookings…
+          </p>
+        ) : attention.length === 0 ? (
+          <p className="admin-muted">No bookings need attention.</p>
+        ) : (
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Bookings that need attention">
+            <table className="data-table admin-table">
+              <caption className="visually-hidden">Bookings that need attention</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Booked by</th>
+                  <th scope="col">Session</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Why</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {attention.map((b) => (
+                  <tr key={b.id}>
+                    <th scope="row" className="admin-table__name">
+                      {who(b)}
+                      {b.clientName && b.clientEmail ? <span className="admin-table__sub">{b.clientEmail}</span> : null}
+                    </th>
+                    <td>
+                      {longDateTime(b.sessionDate)}
+                      {b.sessionNotes ? <span className="admin-table__sub">{b.sessionNotes}</span> : null}
+                    </td>
+                    <td>
+                      <AdminBadge status={b.status} />
+                    </td>
+                    <td>
+                      {b.clientId ? "The client had no credit" : "Not assigned: no proof of the client"}
+                      {b.disownedAt ? <span className="admin-table__sub">The client with this email said it wasn&apos;t them.</span> : null}
+                    </td>
+                    <td className="admin-table__actions">
+                      <button
+                        type="button"
+                        className="btn btn--sm btn--navy"
+                        aria-haspopup="dialog"
+                        onPointerEnter={preloadDialogs}
+                        onFocus={preloadDialogs}
+                        onClick={() => setAction({ kind: "assign", booking: b })}
+                      >
+                        Assign to client<span className="visually-hidden">: the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn--sm admin-btn--danger-outline"
+                        aria-haspopup="dialog"
+                        onPointerEnter={preloadDialogs}
+                        onFocus={preloadDialogs}
+                        onClick={() => setAction({ kind: "cancel", booking: b })}
+                      >
+                        Cancel<span className="visually-hidden"> the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
       </section>
 
       <section className="panel admin-panel" aria-labelledby="recent-title">
@@ -95,6 +219,37 @@ export function BookingsTab({ scheduler, refreshKey }: { scheduler: SchedulerInf
           </div>
         )}
       </section>
+
+      {action?.kind === "assign" ? (
+        <Suspense fallback={null}>
+          <AssignDialog
+            open
+            booking={action.booking}
+            clients={clients}
+            onOpenChange={(open) => !open && setAction(null)}
+            onAssigned={() => {
+              done.current = true;
+              onChanged();
+            }}
+            focusOnClose={() => (done.current ? heading.current : null)}
+          />
+        </Suspense>
+      ) : null}
+      {action?.kind === "cancel" ? (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            busy={busy}
+            title="Cancel this booking?"
+            description={`The session booked by ${who(action.booking)} on ${longDateTime(action.booking.sessionDate)} will be cancelled on the scheduling service. No credit was used for it, so none moves.`}
+            confirmText="Cancel Booking"
+            cancelText="Keep Booking"
+            onConfirm={cancelPending}
+            onClose={() => setAction(null)}
+            focusOnClose={() => (done.current ? heading.current : null)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

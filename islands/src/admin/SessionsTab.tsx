@@ -1,5 +1,5 @@
 // Sessions Management: every session, filtered by client and by day, with Cancel (confirmed
-// bookings only, after a confirm prompt) and No-show actions, and the 'Add Phone Booking' dialog.
+// bookings and those that need attention, after a confirm prompt) and No-show actions, and the 'Add Phone Booking' dialog.
 import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, api, post } from "../lib/api";
@@ -48,7 +48,12 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
     try {
       await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(booking.id)}/${kind === "cancel" ? "cancel" : "no-show"}`, {});
       if (kind === "cancel") {
-        toast.success("Booking Cancelled", { description: `The session of ${booking.clientName ?? "the client"} is cancelled and the credit returned.` });
+        toast.success("Booking Cancelled", {
+          description:
+            booking.status === "pending"
+              ? `The session booked by ${booking.clientName ?? "the invitee"} is cancelled. No credit was used for it.`
+              : `The session of ${booking.clientName ?? "the client"} is cancelled and the credit returned.`,
+        });
       } else {
         toast.success("Marked as No-show", { description: `The session of ${booking.clientName ?? "the client"} is marked as a no-show; the credit stays used.` });
       }
@@ -196,7 +201,9 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
             title={pending.kind === "cancel" ? "Cancel this booking?" : "Mark as no-show?"}
             description={
               pending.kind === "cancel"
-                ? `The session of ${who(pending.booking)} on ${longDateTime(pending.booking.sessionDate)} will be cancelled and the credit returned to the client.`
+                ? pending.booking.status === "pending"
+                  ? `The session booked by ${who(pending.booking)} on ${longDateTime(pending.booking.sessionDate)} will be cancelled. No credit was used for it, so none moves.`
+                  : `The session of ${who(pending.booking)} on ${longDateTime(pending.booking.sessionDate)} will be cancelled and the credit returned to the client.`
                 : `The session of ${who(pending.booking)} on ${longDateTime(pending.booking.sessionDate)} will be marked as a no-show. The credit stays used.`
             }
             confirmText={pending.kind === "cancel" ? "Cancel Booking" : "Mark No-show"}

@@ -2,3 +2,4 @@
 export { CreateUserDialog } from "./CreateUserDialog";
 export { ConfirmDialog } from "./dialog";
 export { PhoneBookingDialog } from "./PhoneBookingDialog";
+export { AssignDialog } from "./AssignDialog";

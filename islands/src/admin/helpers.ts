@@ -42,8 +42,32 @@ export function badgeVariant(status: string): "default" | "secondary" | "destruc
   return status === "confirmed" ? "default" : status === "completed" ? "secondary" : "destructive";
 }
 
-/** An admin may cancel only a confirmed booking. */
-export const canCancel = (status: string) => status === "confirmed";
+/** An admin may cancel a confirmed booking, or one that needs attention (pending). */
+export const canCancel = (status: string) => status === "confirmed" || status === "pending";
+
+/**
+ * A pending booking needs attention: it was made on the scheduling page without proof of who
+ * the client is (no client), or by a client without a credit. No credit was used for it.
+ */
+export const needsAttention = (b: { status: string }) => b.status === "pending";
+
+/** The admin's word for a status: a pending booking "Needs attention". */
+export function statusLabel(status: string): string {
+  return status === "pending" ? "Needs attention" : label(status);
+}
+
+/**
+ * The client to offer first in Assign to client: the one whose account email the invitee
+ * typed, else the client the booking names (a verified client who had no credit).
+ */
+export function suggestedClient<C extends { user_id: string; email: string }>(
+  b: { clientId?: string | null; clientEmail?: string | null },
+  clients: readonly C[],
+): C | undefined {
+  if (b.clientId) return clients.find((c) => c.user_id === b.clientId);
+  const email = b.clientEmail?.trim().toLowerCase();
+  return email ? clients.find((c) => c.email.toLowerCase() === email) : undefined;
+}
 
 /** No-show: a confirmed or completed booking whose start has passed. */
 export function canMarkNoShow(b: { status: string; sessionDate: string }, now: Date = new Date()): boolean {

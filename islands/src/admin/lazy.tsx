@@ -16,3 +16,4 @@ export function preloadDialogs(): void {
 export const CreateUserDialog = lazy(() => load().then((m) => ({ default: m.CreateUserDialog })));
 export const PhoneBookingDialog = lazy(() => load().then((m) => ({ default: m.PhoneBookingDialog })));
 export const ConfirmDialog = lazy(() => load().then((m) => ({ default: m.ConfirmDialog })));
+export const AssignDialog = lazy(() => load().then((m) => ({ default: m.AssignDialog })));

@@ -1,10 +1,10 @@
 // Small presentational pieces of the admin views: the status badge and decorative icons
 // (stroke SVGs in the theme's .icon sizes).
-import { badgeVariant, label } from "./helpers";
+import { badgeVariant, statusLabel } from "./helpers";
 
 /** Admin badge styles of spec §4: confirmed default, completed secondary, anything else destructive. */
 export function AdminBadge({ status }: { status: string }) {
-  return <span className={`status-badge admin-badge admin-badge--${badgeVariant(status)}`}>{label(status)}</span>;
+  return <span className={`status-badge admin-badge admin-badge--${badgeVariant(status)}`}>{statusLabel(status)}</span>;
 }
 
 

@@ -20,6 +20,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/bookings/needs-attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every booking that waits for the admin (status pending: made without proof of who the
+         *     client is, or by a client without a credit), the soonest first.
+         */
+        get: operations["needs_attention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/bookings/recent": {
         parameters: {
             query?: never;
@@ -36,6 +56,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/bookings/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assign to client: a pending booking uses one of the chosen client's credits now and
+         *     becomes theirs, confirmed; the client gets the confirmation email. Sent again for the same
+         *     client it answers the booking as it is and uses nothing more.
+         */
+        post: operations["assign_booking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/bookings/{id}/cancel": {
         parameters: {
             query?: never;
@@ -46,9 +87,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancels a confirmed booking: the credit comes back once, and a Calendly booking is cancelled
-         *     on Calendly first. If Calendly says the event is already cancelled, the cancel goes on here
-         *     (the coach or the invitee cancelled it there); any other refusal changes nothing.
+         * Cancels a confirmed booking or one that needs attention (pending): a credit it used comes
+         *     back once (a pending booking used none, so no credit moves), and a Calendly booking is
+         *     cancelled on Calendly first. If Calendly says the event is already cancelled, the cancel
+         *     goes on here (the coach or the invitee cancelled it there); any other refusal changes
+         *     nothing.
          */
         post: operations["cancel_booking"];
         delete?: never;
@@ -306,6 +349,47 @@ export interface paths {
         get: operations["book_session"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookings/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Use 1 credit for this session": the booking uses one of the client's credits and becomes
+         *     theirs, confirmed (with the confirmation email). Sent again, it answers the session as it
+         *     is and uses nothing more.
+         */
+        post: operations["claim_booking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bookings/{id}/disown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "This wasn't me": the booking leaves this client's dashboard and waits for the admin. No
+         *     credit moves. Sent again, it answers the same.
+         */
+        post: operations["disown_booking"];
         delete?: never;
         options?: never;
         head?: never;
@@ -581,6 +665,8 @@ export interface components {
             clientId?: string | null;
             clientName?: string | null;
             createdAt: string;
+            /** @description When the client whose email the invitee typed said "This wasn't me". */
+            disownedAt?: string | null;
             googleMeetLink?: string | null;
             id: string;
             sessionDate: string;
@@ -590,6 +676,9 @@ export interface components {
         };
         /** @description An amount in the currency's major unit with at most two decimals, as a number or text (`4500.50` or `"4500.50"`); 0 to 10,000,000. */
         AmountInput: number | string;
+        AssignBooking: {
+            clientId?: string | null;
+        };
         /** @description The signed-in user and their profile. */
         AuthSessionView: {
             profile: components["schemas"]["ProfileView"];
@@ -823,8 +912,17 @@ export interface components {
          * @enum {string}
          */
         Role: "admin" | "client";
-        /** @description One of the client's sessions. */
+        /**
+         * @description One of the client's sessions, or a pending booking made on the scheduling page with the
+         *     client's (confirmed) email but without proof that the client made it: that one is not
+         *     theirs yet, so it carries no links, and the client may use a credit for it (`canClaim`) or
+         *     say it was not them (`canDisown`).
+         */
         SessionView: {
+            /** @description "Use 1 credit for this session" applies (POST /api/bookings/{id}/claim). */
+            canClaim: boolean;
+            /** @description "This wasn't me" applies (POST /api/bookings/{id}/disown). */
+            canDisown: boolean;
             cancelUrl?: string | null;
             googleMeetLink?: string | null;
             id: string;
@@ -974,6 +1072,41 @@ export interface operations {
             };
         };
     };
+    needs_attention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminBookingView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     recent_bookings: {
         parameters: {
             query?: never;
@@ -1000,6 +1133,100 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    assign_booking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignBooking"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminBookingView"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Booking not found, or Client not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Insufficient Credits, or the booking does not need attention */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1052,7 +1279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Only confirmed bookings can be cancelled */
+            /** @description Only confirmed or pending bookings can be cancelled */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1961,6 +2188,127 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    claim_booking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Booking not found (or not this client's to claim) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Insufficient Credits */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    disown_booking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Booking not found (or not booked with this client's email) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

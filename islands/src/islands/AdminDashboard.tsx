@@ -164,7 +164,7 @@ function AdminDashboard() {
           <ClientsTab refreshKey={refreshKey} onChanged={refresh} />
         </Tabs.Content>
         <Tabs.Content className="tabs__panel" value="bookings">
-          <BookingsTab scheduler={scheduler} refreshKey={refreshKey} />
+          <BookingsTab scheduler={scheduler} clients={clients} refreshKey={refreshKey} onChanged={refresh} />
         </Tabs.Content>
         <Tabs.Content className="tabs__panel" value="sessions">
           <SessionsTab clients={clients} refreshKey={refreshKey} onChanged={refresh} />

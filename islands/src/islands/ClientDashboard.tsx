@@ -1,9 +1,12 @@
 // /dashboard (spec §2): session credits, quick actions, upcoming sessions with a status filter,
 // and the payment history the client may show or hide (the only change a client makes, §4).
+// A booking made on the scheduling page with the client's email but without the client link of
+// /book-session is pending and not theirs yet: its card offers 'Use 1 credit for this session'
+// and 'This wasn't me'.
 // Signed-out visitors go to /auth, admins to /admin.
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
-import { api, put } from "../lib/api";
+import { ApiError, api, post, put } from "../lib/api";
 import { type AccountView, type DashboardView, type PaymentHistoryBody, type PaymentRecordView, type SessionView } from "../api/types";
 import {
   STATUS_FILTERS,
@@ -85,12 +88,28 @@ function ExternalIcon() {
   );
 }
 
-function SessionCard({ session, newTabNote }: { session: SessionView; newTabNote: string }) {
+type Answer = "claim" | "disown";
+
+function SessionCard({
+  session,
+  newTabNote,
+  busy,
+  onAnswer,
+}: {
+  session: SessionView;
+  newTabNote: string;
+  busy: boolean;
+  onAnswer: (session: SessionView, answer: Answer) => void;
+}) {
   const meet = joinLink(session);
+  const titleId = useId();
+  const asks = session.canClaim || session.canDisown;
   return (
-    <li className="client-session">
+    <li className="client-session" aria-labelledby={titleId}>
       <div className="client-session__head">
-        <h3 className="client-session__title">{sessionTitle(session.sessionNotes)}</h3>
+        <h3 className="client-session__title" id={titleId}>
+          {sessionTitle(session.sessionNotes)}
+        </h3>
         <StatusBadge status={session.status} />
       </div>
       <p className="client-session__date">
@@ -101,6 +120,27 @@ function SessionCard({ session, newTabNote }: { session: SessionView; newTabNote
         <a className="btn btn--navy btn--sm client-session__join" href={meet} target="_blank" rel="noopener" aria-describedby={newTabNote}>
           Join Meeting
         </a>
+      ) : null}
+      {asks ? (
+        <div className="client-session__ask" role="group" aria-label={`Pending session on ${longDateTime(session.sessionDate)}`}>
+          <p className="client-session__note">
+            {session.canDisown
+              ? "This session was booked on our calendar with your email address, but not from your Book a Session page, so no credit was used. Is it yours?"
+              : "No credit was available when this session was booked, so it is not confirmed yet."}
+          </p>
+          <div className="client-session__actions">
+            {session.canClaim ? (
+              <button type="button" className="btn btn--gold btn--sm" disabled={busy} aria-busy={busy} onClick={() => onAnswer(session, "claim")}>
+                Use 1 credit for this session
+              </button>
+            ) : null}
+            {session.canDisown ? (
+              <button type="button" className="btn btn--outline btn--sm" disabled={busy} onClick={() => onAnswer(session, "disown")}>
+                This wasn&apos;t me
+              </button>
+            ) : null}
+          </div>
+        </div>
       ) : null}
     </li>
   );
@@ -121,6 +161,8 @@ function UpcomingSessions(props: {
   busy: boolean;
   onFilter: (f: StatusFilter) => void;
   newTabNote: string;
+  answering: string | null;
+  onAnswer: (session: SessionView, answer: Answer) => void;
 }) {
   const { filter, busy } = props;
   const [filtered, setFiltered] = useState(false);
@@ -155,7 +197,7 @@ function UpcomingSessions(props: {
         {props.sessions.length > 0 ? (
           <ul className="client-session-list">
             {props.sessions.map((s) => (
-              <SessionCard key={s.id} session={s} newTabNote={props.newTabNote} />
+              <SessionCard key={s.id} session={s} newTabNote={props.newTabNote} busy={props.answering === s.id} onAnswer={props.onAnswer} />
             ))}
           </ul>
         ) : (
@@ -339,6 +381,33 @@ function ClientDashboard() {
     }
   };
 
+  const [answering, setAnswering] = useState<string | null>(null);
+  const answer = async (session: SessionView, what: Answer) => {
+    setAnswering(session.id);
+    try {
+      await post(`/api/bookings/${encodeURIComponent(session.id)}/${what}`, {});
+      if (what === "claim") {
+        toast.success("Session confirmed", { description: `Your session on ${longDateTime(session.sessionDate)} is confirmed; 1 credit was used.` });
+      } else {
+        toast.success("Thank you", { description: "The session is removed from your dashboard, and the coach will look into it. No credit was used." });
+      }
+      const mine = ++request.current;
+      const view = await api<DashboardView>(dashboardPath(filter));
+      if (mine === request.current) {
+        setData((d) => ({ ...view, account: d ? { ...view.account, showPaymentHistory: d.account.showPaymentHistory } : view.account }));
+      }
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        toast.error("Insufficient Credits", { description: "You have no available credits. Buy credits, then use one for this session." });
+      } else {
+        console.error("booking answer", e);
+        toast.error("Error", { description: e instanceof ApiError ? e.message : LOAD_ERROR });
+      }
+    } finally {
+      setAnswering(null);
+    }
+  };
+
   const doSignOut = async () => {
     setSigningOut(true);
     try {
@@ -379,7 +448,11 @@ function ClientDashboard() {
       <div className="client-grid">
         <Credits account={data.account} />
         <QuickActions schedulerName={data.schedulerName} schedulerUrl={data.schedulerUrl} newTabNote={newTabNote} />
-        <UpcomingSessions sessions={data.upcomingSessions} filter={filter} busy={filtering} onFilter={(f) => void changeFilter(f)} newTabNote={newTabNote} />
+        <UpcomingSessions sessions={data.upcomingSessions} filter={filter} busy={filtering} onFilter={(f) => void changeFilter(f)}
+          newTabNote={newTabNote}
+          answering={answering}
+          onAnswer={(session, what) => void answer(session, what)}
+        />
         <PaymentHistory account={data.account} payments={data.payments} onAccount={(account) => setData((d) => (d ? { ...d, account } : d))} />
       </div>
     </div>

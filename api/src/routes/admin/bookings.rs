@@ -1,5 +1,7 @@
-//! Bookings as the admin sees them: phone bookings, the recent list, sessions by client or
-//! day, cancelling (credit back, Calendly told) and no-shows (credit stays used).
+//! Bookings as the admin sees them: phone bookings, the recent list, the bookings that need
+//! attention (pending: no proof of the client, or no credit) with Assign to client, sessions
+//! by client or day, cancelling (credit back if one was used, Calendly told) and no-shows
+//! (credit stays used).
 
 use axum::Json;
 use axum::extract::State;
@@ -15,7 +17,7 @@ use crate::domain::{BookingSource, BookingStatus, Notes, RecordId, new_id, now, 
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson, AppPath, AppQuery};
-use crate::scheduling::bookings::session_details;
+use crate::scheduling::bookings::{confirm_with_credit, hold_booking, session_details};
 use crate::scheduling::calendly::Cancelled;
 use crate::state::AppState;
 
@@ -51,11 +53,13 @@ pub struct AdminBookingView {
     session_notes: Option<String>,
     #[sqlx(try_from = "String")]
     source: BookingSource,
+    /// When the client whose email the invitee typed said "This wasn't me".
+    disowned_at: Option<String>,
 }
 
 const BOOKING_COLUMNS: &str = "b.id, b.client_id, COALESCE(p.full_name, b.invitee_name) AS client_name,
     COALESCE(p.email, b.invitee_email) AS client_email, b.session_date, b.status, b.created_at, b.cancelled_at,
-    b.google_meet_link, b.session_notes, b.source";
+    b.google_meet_link, b.session_notes, b.source, b.disowned_at";
 
 async fn booking_by_id(state: &AppState, id: &str) -> AppResult<AdminBookingView> {
     let row: Option<AdminBookingView> = sqlx::query_as(&format!("SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id WHERE b.id = $1"))
@@ -210,6 +214,96 @@ pub async fn recent_bookings(
     Ok(Json(rows))
 }
 
+/// Every booking that waits for the admin (status pending: made without proof of who the
+/// client is, or by a client without a credit), the soonest first.
+#[utoipa::path(get, path = "/api/admin/bookings/needs-attention", tag = "admin",
+    responses((status = 200, body = [AdminBookingView]), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn needs_attention(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+) -> AppResult<Json<Vec<AdminBookingView>>> {
+    let rows: Vec<AdminBookingView> = sqlx::query_as(&format!(
+        "SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id
+          WHERE b.status = $1 ORDER BY b.session_date, b.id"
+    ))
+    .bind(BookingStatus::Pending.as_str())
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(Json(rows))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AssignBooking {
+    client_id: Option<String>,
+}
+
+/// Assign to client: a pending booking uses one of the chosen client's credits now and
+/// becomes theirs, confirmed; the client gets the confirmation email. Sent again for the same
+/// client it answers the booking as it is and uses nothing more.
+#[utoipa::path(post, path = "/api/admin/bookings/{id}/assign", tag = "admin", params(("id" = String, Path)),
+    request_body = AssignBooking,
+    responses((status = 200, body = AdminBookingView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody, description = "Booking not found, or Client not found"),
+              (status = 409, body = ErrorBody, description = "Insufficient Credits, or the booking does not need attention"),
+              (status = 422, body = ErrorBody)))]
+pub async fn assign_booking(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    AppPath(raw_id): AppPath,
+    AppJson(body): AppJson<AssignBooking>,
+) -> AppResult<Json<AdminBookingView>> {
+    let id = booking_id(&raw_id)?;
+    let id = id.as_str();
+    let client = body
+        .client_id
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| AppError::field("clientId", "Please select a client"))?;
+    let client =
+        RecordId::parse(client).ok_or_else(|| AppError::NotFound("Client not found".into()))?;
+    let client = client.as_str();
+    let mut tx = state.db.pool.begin().await?;
+    let booking = hold_booking(&mut tx, &state, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound("Booking not found".into()))?;
+    let is_client: Option<String> = sqlx::query_scalar(
+        "SELECT p.user_id FROM profiles p JOIN client_accounts a ON a.user_id = p.user_id WHERE p.user_id = $1 AND p.role = 'client'",
+    )
+    .bind(client)
+    .fetch_optional(&mut *tx)
+    .await?;
+    if is_client.is_none() {
+        return Err(AppError::NotFound("Client not found".into()));
+    }
+    if booking.status != BookingStatus::Pending {
+        drop(tx);
+        // A replay of an assignment that happened: the booking as it is.
+        if booking.status == BookingStatus::Confirmed
+            && booking.client_id.as_deref() == Some(client)
+        {
+            return Ok(Json(booking_by_id(&state, id).await?));
+        }
+        return Err(AppError::Conflict(
+            "Only bookings that need attention can be assigned".into(),
+        ));
+    }
+    match confirm_with_credit(&mut tx, &state, &booking, client, &format!("assign:{id}")).await? {
+        Applied::Yes => {}
+        Applied::Insufficient => return Err(AppError::Conflict("Insufficient Credits".into())),
+        Applied::NoAccount => return Err(AppError::NotFound("Client not found".into())),
+        Applied::AlreadyApplied => {
+            return Err(AppError::Conflict(
+                "Only bookings that need attention can be assigned".into(),
+            ));
+        }
+    }
+    tx.commit().await?;
+    state.mail_wake.notify_one();
+    Ok(Json(booking_by_id(&state, id).await?))
+}
+
 #[derive(Deserialize, utoipa::IntoParams)]
 pub struct SessionFilter {
     client_id: Option<String>,
@@ -265,12 +359,14 @@ pub async fn sessions(
     Ok(Json(rows))
 }
 
+/// What an admin may cancel: a confirmed booking, or one that needs attention.
+const CANCELLABLE: [BookingStatus; 2] = [BookingStatus::Confirmed, BookingStatus::Pending];
+
 /// What cancelling needs to know of a booking.
 #[derive(sqlx::FromRow)]
 struct CancelRow {
     #[sqlx(try_from = "String")]
     status: BookingStatus,
-    client_id: Option<String>,
     calendly_event_uri: Option<String>,
     session_date: String,
     session_end: Option<String>,
@@ -278,12 +374,14 @@ struct CancelRow {
     invitee_email: Option<String>,
 }
 
-/// Cancels a confirmed booking: the credit comes back once, and a Calendly booking is cancelled
-/// on Calendly first. If Calendly says the event is already cancelled, the cancel goes on here
-/// (the coach or the invitee cancelled it there); any other refusal changes nothing.
+/// Cancels a confirmed booking or one that needs attention (pending): a credit it used comes
+/// back once (a pending booking used none, so no credit moves), and a Calendly booking is
+/// cancelled on Calendly first. If Calendly says the event is already cancelled, the cancel
+/// goes on here (the coach or the invitee cancelled it there); any other refusal changes
+/// nothing.
 #[utoipa::path(post, path = "/api/admin/bookings/{id}/cancel", tag = "admin", params(("id" = String, Path)),
     responses((status = 200, body = AdminBookingView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "Only confirmed bookings can be cancelled"),
+              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "Only confirmed or pending bookings can be cancelled"),
               (status = 422, body = ErrorBody), (status = 502, body = ErrorBody)))]
 pub async fn cancel_booking(
     State(state): State<AppState>,
@@ -293,15 +391,15 @@ pub async fn cancel_booking(
     let id = booking_id(&raw_id)?;
     let id = id.as_str();
     let row: Option<CancelRow> = sqlx::query_as(
-        "SELECT status, client_id, calendly_event_uri, session_date, session_end, session_notes, invitee_email FROM bookings WHERE id = $1",
+        "SELECT status, calendly_event_uri, session_date, session_end, session_notes, invitee_email FROM bookings WHERE id = $1",
     )
     .bind(id)
     .fetch_optional(&state.db.pool)
     .await?;
     let row = row.ok_or_else(|| AppError::NotFound("Booking not found".into()))?;
-    if row.status != BookingStatus::Confirmed {
+    if !CANCELLABLE.contains(&row.status) {
         return Err(AppError::Conflict(
-            "Only confirmed bookings can be cancelled".into(),
+            "Only confirmed or pending bookings can be cancelled".into(),
         ));
     }
     if let Some(event) = &row.calendly_event_uri {
@@ -329,13 +427,14 @@ pub async fn cancel_booking(
     // Calendly's own cancel webhook may have landed meanwhile: re-read under the lock.
     let lock = state.db.backend.for_update();
     let mut tx = state.db.pool.begin().await?;
-    let (status, debited): (String, i64) = sqlx::query_as(&format!(
-        "SELECT status, credit_debited FROM bookings WHERE id = $1{lock}"
+    // (An Assign may have given it a client meanwhile, too.)
+    let (status, debited, client_id): (String, i64, Option<String>) = sqlx::query_as(&format!(
+        "SELECT status, credit_debited, client_id FROM bookings WHERE id = $1{lock}"
     ))
     .bind(id)
     .fetch_one(&mut *tx)
     .await?;
-    if BookingStatus::parse(&status) == Some(BookingStatus::Confirmed) {
+    if BookingStatus::parse(&status).is_some_and(|s| CANCELLABLE.contains(&s)) {
         let now = now();
         sqlx::query(
             "UPDATE bookings SET status = $1, cancelled_at = $2, credit_debited = 0 WHERE id = $3",
@@ -346,11 +445,11 @@ pub async fn cancel_booking(
         .execute(&mut *tx)
         .await?;
         if debited == 1
-            && let Some(client) = &row.client_id
+            && let Some(client) = &client_id
         {
             credits::refund_one(&mut tx, state.db.backend, client, &format!("cancel:{id}")).await?;
         }
-        let recipient: Option<(String, String)> = match &row.client_id {
+        let recipient: Option<(String, String)> = match &client_id {
             Some(c) => {
                 sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
                     .bind(c)

@@ -11,7 +11,7 @@ use axum::Router;
 use axum::routing::{get, post};
 use chrono::{NaiveDate, NaiveTime, TimeZone, Utc};
 
-pub use bookings::{AdminBookingView, PhoneBooking, SessionFilter};
+pub use bookings::{AdminBookingView, AssignBooking, PhoneBooking, SessionFilter};
 pub use clients::{ClientRow, ClientSearch};
 pub use payments::{AddPayment, RecordedPaymentView};
 pub use stats::Stats;
@@ -28,6 +28,14 @@ pub fn router() -> Router<AppState> {
         .route("/api/admin/payments", post(payments::add_payment))
         .route("/api/admin/bookings", post(bookings::phone_booking))
         .route("/api/admin/bookings/recent", get(bookings::recent_bookings))
+        .route(
+            "/api/admin/bookings/needs-attention",
+            get(bookings::needs_attention),
+        )
+        .route(
+            "/api/admin/bookings/{id}/assign",
+            post(bookings::assign_booking),
+        )
         .route(
             "/api/admin/bookings/{id}/cancel",
             post(bookings::cancel_booking),
@@ -53,8 +61,8 @@ fn start_of_local_day(state: &AppState, day: NaiveDate) -> String {
 /// The OpenAPI paths of this module, for `openapi.rs`.
 pub mod paths {
     pub use super::bookings::{
-        __path_cancel_booking, __path_mark_no_show, __path_phone_booking, __path_recent_bookings,
-        __path_sessions,
+        __path_assign_booking, __path_cancel_booking, __path_mark_no_show, __path_needs_attention,
+        __path_phone_booking, __path_recent_bookings, __path_sessions,
     };
     pub use super::clients::__path_clients;
     pub use super::payments::__path_add_payment;

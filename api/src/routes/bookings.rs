@@ -1,0 +1,125 @@
+//! A signed-in client's answer to a booking made on the scheduling page without proof of who
+//! the client is (ARCHITECTURE decision 7): the booking is pending, holds no credit and names
+//! no client, and its invitee typed this client's email. Only that client (with a confirmed
+//! email: the only link between the booking and the account) sees it on the dashboard, and
+//! may either use a credit for it ("Use 1 credit for this session", which makes it theirs and
+//! confirmed) or say "This wasn't me" (it leaves their dashboard and stays for the admin). A
+//! verified client's own pending booking (no credit at the time) can be claimed the same way.
+//! Anyone else gets 404: the booking is not theirs to see.
+
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+
+use crate::domain::accounts::Role;
+use crate::domain::credits::Applied;
+use crate::domain::{BookingStatus, RecordId, now};
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::extract::{AppPath, AuthUser};
+use crate::routes::Status;
+use crate::routes::dashboard::{SessionView, session_by_id};
+use crate::scheduling::bookings::{HeldBooking, confirm_with_credit, hold_booking};
+use crate::state::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/bookings/{id}/claim", post(claim_booking))
+        .route("/api/bookings/{id}/disown", post(disown_booking))
+}
+
+fn not_found() -> AppError {
+    AppError::NotFound("Booking not found".into())
+}
+
+/// The email that links an unassigned booking to this user: their confirmed account email.
+fn linking_email(user: &AuthUser) -> Option<&str> {
+    (user.role == Role::Client && user.email_confirmed).then_some(user.email.as_str())
+}
+
+/// Pending, naming no client, booked with this user's email (`disowned` or not yet).
+fn unassigned_match(booking: &HeldBooking, user: &AuthUser) -> bool {
+    booking.status == BookingStatus::Pending
+        && booking.client_id.is_none()
+        && linking_email(user).is_some_and(|e| booking.invitee_email.as_deref() == Some(e))
+}
+
+/// "Use 1 credit for this session": the booking uses one of the client's credits and becomes
+/// theirs, confirmed (with the confirmation email). Sent again, it answers the session as it
+/// is and uses nothing more.
+#[utoipa::path(post, path = "/api/bookings/{id}/claim", tag = "client", params(("id" = String, Path)),
+    responses((status = 200, body = SessionView), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody, description = "Booking not found (or not this client's to claim)"),
+              (status = 409, body = ErrorBody, description = "Insufficient Credits")))]
+pub async fn claim_booking(
+    State(state): State<AppState>,
+    user: AuthUser,
+    AppPath(raw_id): AppPath,
+) -> AppResult<Json<SessionView>> {
+    let id = RecordId::parse(&raw_id).ok_or_else(not_found)?;
+    let id = id.as_str();
+    let mut tx = state.db.pool.begin().await?;
+    let booking = hold_booking(&mut tx, &state, id)
+        .await?
+        .ok_or_else(not_found)?;
+    let mine = booking.client_id.as_deref() == Some(user.user_id.as_str());
+    if mine && booking.status == BookingStatus::Confirmed {
+        // Claimed before (or confirmed anyway): nothing more to do.
+        drop(tx);
+        return Ok(Json(session_by_id(&state, id).await?));
+    }
+    let claimable = booking.status == BookingStatus::Pending
+        && (mine || (unassigned_match(&booking, &user) && booking.disowned_at.is_none()));
+    if !claimable {
+        return Err(not_found());
+    }
+    match confirm_with_credit(
+        &mut tx,
+        &state,
+        &booking,
+        &user.user_id,
+        &format!("claim:{id}"),
+    )
+    .await?
+    {
+        Applied::Yes => {}
+        Applied::Insufficient | Applied::NoAccount => {
+            return Err(AppError::Conflict("Insufficient Credits".into()));
+        }
+        Applied::AlreadyApplied => return Err(not_found()),
+    }
+    tx.commit().await?;
+    state.mail_wake.notify_one();
+    Ok(Json(session_by_id(&state, id).await?))
+}
+
+/// "This wasn't me": the booking leaves this client's dashboard and waits for the admin. No
+/// credit moves. Sent again, it answers the same.
+#[utoipa::path(post, path = "/api/bookings/{id}/disown", tag = "client", params(("id" = String, Path)),
+    responses((status = 200, body = Status), (status = 401, body = ErrorBody),
+              (status = 404, body = ErrorBody, description = "Booking not found (or not booked with this client's email)")))]
+pub async fn disown_booking(
+    State(state): State<AppState>,
+    user: AuthUser,
+    AppPath(raw_id): AppPath,
+) -> AppResult<Json<Status>> {
+    let id = RecordId::parse(&raw_id).ok_or_else(not_found)?;
+    let id = id.as_str();
+    let mut tx = state.db.pool.begin().await?;
+    let booking = hold_booking(&mut tx, &state, id)
+        .await?
+        .ok_or_else(not_found)?;
+    if !unassigned_match(&booking, &user) {
+        return Err(not_found());
+    }
+    sqlx::query("UPDATE bookings SET disowned_at = COALESCE(disowned_at, $1) WHERE id = $2")
+        .bind(now())
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    tracing::info!(
+        booking = id,
+        "a client said a booking with their email was not theirs"
+    );
+    Ok(Json(Status { status: "disowned" }))
+}
