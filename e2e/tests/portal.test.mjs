@@ -228,3 +228,33 @@ test("each page lets in only who may see it", async () => {
   }
   await stranger.context.close();
 });
+
+test("ten wrong passwords: the sign-in form says how long, and its reset link is the way in", async () => {
+  const v = await visitor(browser, "sign-in-locked");
+  const { page } = v;
+  await page.goto(product.site + "/auth", { waitUntil: "networkidle" });
+  // Someone guesses the client's password ten times.
+  const statuses = await page.evaluate(async (email) => {
+    const out = [];
+    for (let i = 0; i < 10; i++) {
+      const r = await fetch("/api/auth/sign-in", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email, password: `wrong-guess-${i}` }),
+      });
+      out.push(r.status);
+    }
+    return out;
+  }, CLIENT.email);
+  assert.deepEqual(statuses, Array(10).fill(400));
+  // The owner, with the right password, is told what to do, right in the form.
+  await signIn(page, CLIENT);
+  const alert = page.getByRole("tabpanel", { name: "Sign In" }).getByRole("alert");
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /Too many attempts\. Try again in 15 minutes, or reset your password\./);
+  await v.shot("sign-in-locked");
+  await noAxeViolations(page, "the locked sign-in form", ".auth-card");
+  await alert.getByRole("link", { name: "Reset your password" }).click();
+  await page.getByRole("button", { name: "Email me a reset link" }).waitFor();
+  await v.shot("sign-in-locked-reset");
+});

@@ -92,7 +92,8 @@ function AuthPage() {
   const params = new URLSearchParams(window.location.search);
   const reset = params.get("reset");
   const [checking, setChecking] = useState(!reset);
-  const [forgot, setForgot] = useState(false);
+  // ?forgot=1: the sign-in form's way out of a wrong-password lock.
+  const [forgot, setForgot] = useState(params.get("forgot") === "1");
 
   useEffect(() => {
     if (params.get("confirmed") === "1") toast.success("Email confirmed", { description: "Thank you. Your email address is confirmed." });

@@ -1,5 +1,6 @@
 // Sign-in and sign-up forms with the spec's rules and messages (§5, §8), shared by the /auth
 // page and the purchase dialog (which words its success toasts differently).
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import * as z from "zod/mini";
@@ -37,7 +38,10 @@ interface Props {
 
 export function SignInForm({ onDone, successText = "You have successfully signed in.", idPrefix = "signin" }: Props) {
   const { register, handleSubmit, setError, formState } = useForm<SignInValues>({ defaultValues: { email: "", password: "" } });
+  // Too many wrong passwords lock the account for a while; the owner gets the way out here.
+  const [locked, setLocked] = useState<string | null>(null);
   const submit = handleSubmit(async (values) => {
+    setLocked(null);
     const errors = zodErrors(signInSchema, values);
     if (errors) {
       for (const [k, v] of Object.entries(errors)) setError(k as keyof SignInValues, { message: v as string });
@@ -48,12 +52,18 @@ export function SignInForm({ onDone, successText = "You have successfully signed
       toast.success("Welcome back!", { description: successText });
       onDone(session);
     } catch (e) {
+      if (e instanceof ApiError && e.status === 429) setLocked(e.message);
       toast.error("Sign in failed", { description: e instanceof ApiError && e.status !== 0 && e.status < 500 ? e.message : "Failed to sign in. Please try again." });
     }
   });
   const err = formState.errors;
   return (
     <form className="form" onSubmit={submit} noValidate>
+      {locked ? (
+        <p className="form-alert" role="alert">
+          {locked} <a href="/auth?forgot=1">Reset your password</a>
+        </p>
+      ) : null}
       <Field id={`${idPrefix}-email`} label="Email" error={err.email?.message}>
         <input className="input" id={`${idPrefix}-email`} type="email" autoComplete="email" aria-invalid={!!err.email} {...register("email")} />
       </Field>
