@@ -31,6 +31,18 @@ fn not_found() -> AppError {
     AppError::NotFound("Booking not found".into())
 }
 
+/// The booking the path names, locked until `tx` ends; 404 for an id that names none.
+async fn booking_in_path(
+    tx: &mut sqlx::AnyConnection,
+    state: &AppState,
+    raw_id: &str,
+) -> AppResult<HeldBooking> {
+    let id = RecordId::parse(raw_id).ok_or_else(not_found)?;
+    hold_booking(tx, state, id.as_str())
+        .await?
+        .ok_or_else(not_found)
+}
+
 /// The email that links an unassigned booking to this user: their confirmed account email.
 fn linking_email(user: &AuthUser) -> Option<&str> {
     (user.role == Role::Client && user.email_confirmed).then_some(user.email.as_str())
@@ -55,12 +67,9 @@ pub async fn claim_booking(
     user: AuthUser,
     AppPath(raw_id): AppPath,
 ) -> AppResult<Json<SessionView>> {
-    let id = RecordId::parse(&raw_id).ok_or_else(not_found)?;
-    let id = id.as_str();
     let mut tx = state.db.pool.begin().await?;
-    let booking = hold_booking(&mut tx, &state, id)
-        .await?
-        .ok_or_else(not_found)?;
+    let booking = booking_in_path(&mut tx, &state, &raw_id).await?;
+    let id = booking.id.as_str();
     let mine = booking.client_id.as_deref() == Some(user.user_id.as_str());
     if mine && booking.status == BookingStatus::Confirmed {
         // Claimed before (or confirmed anyway): nothing more to do.
@@ -102,12 +111,9 @@ pub async fn disown_booking(
     user: AuthUser,
     AppPath(raw_id): AppPath,
 ) -> AppResult<Json<Status>> {
-    let id = RecordId::parse(&raw_id).ok_or_else(not_found)?;
-    let id = id.as_str();
     let mut tx = state.db.pool.begin().await?;
-    let booking = hold_booking(&mut tx, &state, id)
-        .await?
-        .ok_or_else(not_found)?;
+    let booking = booking_in_path(&mut tx, &state, &raw_id).await?;
+    let id = booking.id.as_str();
     if !unassigned_match(&booking, &user) {
         return Err(not_found());
     }

@@ -118,6 +118,29 @@ pub fn session_details<'a>(
     }
 }
 
+/// The title of a session that has no notes or event name.
+pub const DEFAULT_TITLE: &str = "Coaching Session";
+
+/// A stored booking's details for an email: its times as stored (60 minutes when no end was
+/// recorded) and its notes as the title. `None` when the stored start cannot be read.
+pub fn stored_session_details<'a>(
+    state: &AppState,
+    booking_id: &'a str,
+    session_date: &str,
+    session_end: Option<&str>,
+    notes: Option<&'a str>,
+    meet_link: Option<&'a str>,
+) -> Option<templates::SessionDetails<'a>> {
+    let start = parse_ts(session_date)?;
+    let end = session_end
+        .and_then(parse_ts)
+        .unwrap_or(start + chrono::Duration::minutes(60));
+    let title = notes.unwrap_or(DEFAULT_TITLE);
+    Some(session_details(
+        state, booking_id, title, start, end, meet_link,
+    ))
+}
+
 pub async fn apply(state: &AppState, body: &Value) -> anyhow::Result<Outcome> {
     let kind = body["event"].as_str().unwrap_or_default();
     let payload = &body["payload"];
@@ -213,7 +236,7 @@ async fn created(
     }
     let client = find_client(tx, state, inv).await?;
     let booking_id = new_id();
-    let title = inv.event_name.unwrap_or("Coaching Session");
+    let title = inv.event_name.unwrap_or(DEFAULT_TITLE);
     // A reschedule takes the old booking's credit, whichever webhook came first. A booking
     // that held no credit moves nothing, but a client's "This wasn't me" stays with it.
     let mut disowned_at = None;
@@ -346,7 +369,7 @@ async fn canceled(
         .bind(ts(inv.start))
         .bind(ts(inv.end))
         .bind(&now)
-        .bind(inv.event_name.unwrap_or("Coaching Session"))
+        .bind(inv.event_name.unwrap_or(DEFAULT_TITLE))
         .bind(&inv.email)
         .bind(&inv.name)
         .bind(inv.event_uri)
@@ -374,7 +397,7 @@ async fn canceled(
         let details = session_details(
             state,
             &id,
-            inv.event_name.unwrap_or("Coaching Session"),
+            inv.event_name.unwrap_or(DEFAULT_TITLE),
             inv.start,
             inv.end,
             None,
@@ -451,29 +474,17 @@ pub async fn confirm_with_credit(
             .bind(client_id)
             .fetch_optional(&mut *conn)
             .await?;
-    if let (Some((email, name)), Some(start)) = (recipient, parse_ts(&booking.session_date)) {
-        let end = booking
-            .session_end
-            .as_deref()
-            .and_then(parse_ts)
-            .unwrap_or(start + chrono::Duration::minutes(60));
-        let title = booking
-            .session_notes
-            .as_deref()
-            .unwrap_or("Coaching Session");
-        let details = session_details(
-            state,
-            &booking.id,
-            title,
-            start,
-            end,
-            booking.google_meet_link.as_deref(),
-        );
-        enqueue(
-            conn,
-            &templates::booking_confirmation(&state.site.name, &email, &name, &details),
-        )
-        .await?;
+    let details = stored_session_details(
+        state,
+        &booking.id,
+        &booking.session_date,
+        booking.session_end.as_deref(),
+        booking.session_notes.as_deref(),
+        booking.google_meet_link.as_deref(),
+    );
+    if let (Some((email, name)), Some(details)) = (recipient, details) {
+        let mail = templates::booking_confirmation(&state.site.name, &email, &name, &details);
+        enqueue(conn, &mail).await?;
     }
     Ok(Applied::Yes)
 }

@@ -8,8 +8,8 @@ use std::time::Duration;
 use chrono::Utc;
 use tokio::sync::Notify;
 
-use super::bookings::session_details;
-use crate::domain::{now, parse_ts, ts};
+use super::bookings::stored_session_details;
+use crate::domain::{now, ts};
 use crate::email::{enqueue, templates};
 use crate::state::AppState;
 
@@ -57,20 +57,16 @@ pub async fn send_reminders(state: &AppState) -> anyhow::Result<usize> {
     .fetch_all(&mut *tx)
     .await?;
     for row in &due {
-        let Some(start) = parse_ts(&row.session_date) else {
+        let Some(details) = stored_session_details(
+            state,
+            &row.id,
+            &row.session_date,
+            row.session_end.as_deref(),
+            row.session_notes.as_deref(),
+            row.google_meet_link.as_deref(),
+        ) else {
             continue;
         };
-        let end = row
-            .session_end
-            .as_deref()
-            .and_then(parse_ts)
-            .unwrap_or(start + chrono::Duration::minutes(60));
-        let title = row
-            .session_notes
-            .clone()
-            .unwrap_or_else(|| "Coaching Session".into());
-        let link = row.google_meet_link.as_deref();
-        let details = session_details(state, &row.id, &title, start, end, link);
         let mail =
             templates::booking_reminder(&state.site.name, &row.email, &row.full_name, &details);
         enqueue(&mut tx, &mail).await?;

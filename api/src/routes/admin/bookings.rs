@@ -13,11 +13,13 @@ use utoipa::ToSchema;
 use super::start_of_local_day;
 use crate::domain::credits::{self, Applied};
 use crate::domain::text::short_text;
-use crate::domain::{BookingSource, BookingStatus, Notes, RecordId, new_id, now, parse_ts, ts};
+use crate::domain::{BookingSource, BookingStatus, Notes, RecordId, new_id, now, ts};
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson, AppPath, AppQuery};
-use crate::scheduling::bookings::{confirm_with_credit, hold_booking, session_details};
+use crate::scheduling::bookings::{
+    DEFAULT_TITLE, confirm_with_credit, hold_booking, session_details, stored_session_details,
+};
 use crate::scheduling::calendly::Cancelled;
 use crate::state::AppState;
 
@@ -38,7 +40,6 @@ pub struct PhoneBooking {
 /// A booking in the admin's lists, with the client's (or the invitee's) name and email.
 #[derive(Serialize, ToSchema, sqlx::FromRow)]
 #[serde(rename_all = "camelCase")]
-#[schema(as = AdminBookingView)]
 pub struct AdminBookingView {
     id: String,
     client_id: Option<String>,
@@ -186,7 +187,7 @@ pub async fn phone_booking(
                 .bind(client.as_str())
                 .fetch_one(&mut *tx)
                 .await?;
-        let title = notes.clone().unwrap_or_else(|| "Coaching Session".into());
+        let title = notes.clone().unwrap_or_else(|| DEFAULT_TITLE.into());
         let end = start + chrono::Duration::minutes(60);
         let details = session_details(&state, &id, &title, start, end, link.as_deref());
         enqueue(
@@ -458,17 +459,15 @@ pub async fn cancel_booking(
             }
             None => row.invitee_email.clone().map(|e| (e, String::new())),
         };
-        if let (Some((email, name)), Some(start)) = (recipient, parse_ts(&row.session_date)) {
-            let end = row
-                .session_end
-                .as_deref()
-                .and_then(parse_ts)
-                .unwrap_or(start + chrono::Duration::minutes(60));
-            let title = row
-                .session_notes
-                .clone()
-                .unwrap_or_else(|| "Coaching Session".into());
-            let details = session_details(&state, id, &title, start, end, None);
+        let details = stored_session_details(
+            &state,
+            id,
+            &row.session_date,
+            row.session_end.as_deref(),
+            row.session_notes.as_deref(),
+            None,
+        );
+        if let (Some((email, name)), Some(details)) = (recipient, details) {
             let mail = templates::booking_cancellation(
                 &state.site.name,
                 &email,
