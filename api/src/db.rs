@@ -4,6 +4,8 @@
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Context;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -44,6 +46,31 @@ pub struct Db {
     pub pool: AnyPool,
     readers: AnyPool,
     pub backend: Backend,
+    /// SQLite (a file): the writer's check-outs and returns, for the exact caches of
+    /// `read_cache`. `None` where other processes write too (PostgreSQL) or where reads go
+    /// through the writer anyway (an in-memory database).
+    writer_use: Option<Arc<WriterUse>>,
+}
+
+/// How often SQLite's one writer connection has been checked out and returned. Every write,
+/// and every transaction, holds it; so while the two counts are equal nothing is being
+/// written, and when a count moves, something may have been. A hook that could not run (a
+/// failed connection set-up) leaves the counts unequal for good: the caches then stop
+/// caching, which is slower but never wrong.
+#[derive(Debug, Default)]
+struct WriterUse {
+    out: AtomicU64,
+    back: AtomicU64,
+}
+
+impl WriterUse {
+    fn idle_generation(&self) -> Option<u64> {
+        // `back` first: `out >= back` always, so `out == back` read in this order means the
+        // writer was idle when `back` was read, with every earlier write returned (committed).
+        let back = self.back.load(Ordering::SeqCst);
+        let out = self.out.load(Ordering::SeqCst);
+        (out == back).then_some(back)
+    }
 }
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -82,10 +109,25 @@ impl Db {
                 // serialises them without "database is locked" errors. Never hold the writer
                 // while waiting for it again: there is only one. A local file cannot drop a
                 // connection, so no ping before each use (a round trip to sqlx's worker thread).
+                let writer_use = Arc::new(WriterUse::default());
+                let (opened, reused, returned) =
+                    (writer_use.clone(), writer_use.clone(), writer_use.clone());
                 let pool = AnyPoolOptions::new()
                     .max_connections(1)
                     .test_before_acquire(false)
-                    .after_connect(|conn, _| {
+                    // Every check-out and return is counted (see `WriterUse`); a connection
+                    // closed for its age would go uncounted, so it lives as long as the pool.
+                    .max_lifetime(None)
+                    .before_acquire(move |_, _| {
+                        reused.out.fetch_add(1, Ordering::SeqCst);
+                        Box::pin(async { Ok(true) })
+                    })
+                    .after_release(move |_, _| {
+                        returned.back.fetch_add(1, Ordering::SeqCst);
+                        Box::pin(async { Ok(true) })
+                    })
+                    .after_connect(move |conn, _| {
+                        opened.out.fetch_add(1, Ordering::SeqCst);
                         Box::pin(async move {
                             use sqlx::Executor;
                             conn.execute(SQLITE_PRAGMAS).await?;
@@ -95,9 +137,13 @@ impl Db {
                     .connect_with(options.clone())
                     .await
                     .context("cannot open the SQLite database")?;
+                // `connect_with` opens the first connection (counted by `after_connect`) and puts
+                // it back without `after_release`: count that return here.
+                writer_use.back.fetch_add(1, Ordering::SeqCst);
                 // An in-memory database is private to its connection: readers would see
                 // another, empty one.
-                let readers = if is_memory(&url) {
+                let memory = is_memory(&url);
+                let readers = if memory {
                     pool.clone()
                 } else {
                     AnyPoolOptions::new()
@@ -121,6 +167,7 @@ impl Db {
                     pool,
                     readers,
                     backend,
+                    writer_use: (!memory).then_some(writer_use),
                 })
             }
             Backend::Postgres => {
@@ -133,9 +180,16 @@ impl Db {
                     readers: pool.clone(),
                     pool,
                     backend,
+                    writer_use: None,
                 })
             }
         }
+    }
+
+    /// The writer's use count while nobody holds it, read before a query whose result may be
+    /// cached; `None` while a write may be in flight or when nothing may be cached.
+    pub fn write_generation(&self) -> Option<u64> {
+        self.writer_use.as_ref()?.idle_generation()
     }
 
     /// The pool for standalone reads: SQLite's read-only connections; on PostgreSQL, `pool`.
@@ -198,4 +252,38 @@ pub fn violated_constraint(err: &sqlx::Error) -> Option<String> {
     msg.split("constraint failed: ")
         .nth(1)
         .map(|s| s.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counts of `WriterUse` match sqlx's pool as this lockfile pins it: idle after
+    /// connecting, busy while the writer is held, idle (and moved on) once it is back.
+    #[tokio::test]
+    async fn the_writer_counts_say_when_it_is_idle() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(&format!("sqlite://{}/t.db", dir.path().display()))
+            .await
+            .unwrap();
+        let before = db.write_generation().expect("idle after connecting");
+        let held = db.pool.acquire().await.unwrap();
+        assert_eq!(db.write_generation(), None, "a write may be in flight");
+        drop(held);
+        let mut after = None;
+        for _ in 0..100 {
+            after = db.write_generation();
+            if after.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        assert!(after.is_some_and(|a| a > before), "{before} then {after:?}");
+        let memory = Db::connect("sqlite::memory:").await.unwrap();
+        assert_eq!(
+            memory.write_generation(),
+            None,
+            "reads go through the writer"
+        );
+    }
 }

@@ -66,6 +66,9 @@ pub struct AuthUser {
     pub role: Role,
     pub session_id: String,
     pub email_confirmed: bool,
+    /// The writer's use count when this user was read (`Db::write_generation`): a read made
+    /// for this request may be cached only if nothing was written since (`read_cache`).
+    pub read_at: Option<u64>,
 }
 
 impl AuthUser {
@@ -87,8 +90,9 @@ pub fn session_token(parts: &Parts) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-#[derive(sqlx::FromRow)]
-struct SessionRow {
+/// A session and its user as stored: what `read_cache` keeps for the session lookup.
+#[derive(sqlx::FromRow, Clone)]
+pub struct SessionRow {
     user_id: String,
     email: String,
     full_name: String,
@@ -104,6 +108,10 @@ struct SessionRow {
 /// Looks the session up, enforces idle and absolute expiry, and slides the idle expiry.
 pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUser>, AppError> {
     let id = hash_token(token);
+    let generation = state.db.write_generation();
+    if let Some(row) = generation.and_then(|g| state.sessions.get(&id, g)) {
+        return check_session(state, id, row, generation).await;
+    }
     let row: Option<SessionRow> = sqlx::query_as(
         "SELECT s.user_id, u.email, p.full_name, p.phone, p.role, u.email_confirmed_at,
                 s.idle_expires_at, s.expires_at, s.last_seen_at
@@ -118,6 +126,19 @@ pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUs
     let Some(row) = row else {
         return Ok(None);
     };
+    if let Some(g) = generation {
+        state.sessions.put(id.clone(), g, row.clone());
+    }
+    check_session(state, id, row, generation).await
+}
+
+/// Enforces idle and absolute expiry on a stored session, and slides the idle expiry.
+async fn check_session(
+    state: &AppState,
+    id: String,
+    row: SessionRow,
+    generation: Option<u64>,
+) -> Result<Option<AuthUser>, AppError> {
     let (expires, idle_expires) = (&row.expires_at, &row.idle_expires_at);
     let now = Utc::now();
     let now_ts = ts(now);
@@ -152,6 +173,7 @@ pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUs
         role: row.role,
         session_id: id,
         email_confirmed: row.email_confirmed_at.is_some(),
+        read_at: generation,
     }))
 }
 

@@ -17,6 +17,7 @@ pub mod extract;
 pub mod openapi;
 pub mod payments;
 pub mod rate_limit;
+pub mod read_cache;
 pub mod routes;
 pub mod scheduling;
 pub mod site;

@@ -109,6 +109,8 @@ impl Application {
             mail_wake: Arc::new(Notify::new()),
             paytabs,
             calendly,
+            sessions: Default::default(),
+            dashboards: Default::default(),
         };
         let shutdown = Arc::new(Notify::new());
         let mut workers = vec![

@@ -8,7 +8,10 @@ use tokio::sync::Notify;
 
 use crate::configuration::Config;
 use crate::db::Db;
+use crate::extract::SessionRow;
 use crate::rate_limit::RateLimiter;
+use crate::read_cache::ReadCache;
+use crate::routes::dashboard::CachedDashboard;
 use crate::site::SiteInfo;
 
 #[derive(Clone)]
@@ -22,4 +25,7 @@ pub struct AppState {
     pub paytabs: Option<crate::payments::paytabs::PayTabs>,
     /// Calendly's API (cancel an event, refresh a meeting link), when CALENDLY_TOKEN is set.
     pub calendly: Option<crate::scheduling::calendly::Client>,
+    /// Exact caches of the session lookup and the client's dashboard (SQLite; `read_cache`).
+    pub sessions: Arc<ReadCache<String, SessionRow>>,
+    pub dashboards: Arc<ReadCache<(String, &'static str), CachedDashboard>>,
 }

@@ -7,6 +7,7 @@ mod accounts;
 mod admin;
 mod bookings;
 mod contact;
+mod hot_reads;
 mod limits;
 mod needs_attention;
 mod newsletter;

@@ -1,0 +1,97 @@
+//! Exact in-process caches for the two hottest reads on SQLite: the session lookup that every
+//! signed-in request makes, and the client's dashboard.
+//!
+//! Why a cache, and why it is exact: on SQLite the API is one process whose every write goes
+//! through one writer connection (`db.rs`), and the pool counts each check-out and return of
+//! it (`Db::write_generation`). A query whose result may be cached reads that count first,
+//! and only while the writer is idle; the entry is used only while the count is unchanged and
+//! the writer idle. So anything written since (a sign-out, a payment, a booking, a role
+//! change), or being written now, makes every entry a miss, and the next read goes to the
+//! database. An entry also expires after `MAX_AGE`, which bounds how long a write by another
+//! process (the `api` CLI) can go unseen. On PostgreSQL, where several API processes share
+//! the database, nothing is cached.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The longest an entry is used, whatever the write count says.
+const MAX_AGE: Duration = Duration::from_secs(1);
+
+/// Entries kept before the map is emptied: a bound on memory, not an eviction policy (a write
+/// already makes every entry stale).
+const CAPACITY: usize = 4096;
+
+struct Entry<V> {
+    generation: u64,
+    stored_at: Instant,
+    value: V,
+}
+
+pub struct ReadCache<K, V> {
+    entries: Mutex<HashMap<K, Entry<V>>>,
+}
+
+impl<K: Eq + Hash, V: Clone> Default for ReadCache<K, V> {
+    fn default() -> Self {
+        ReadCache {
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<K: Eq + Hash, V: Clone> ReadCache<K, V> {
+    /// The value stored under `key` at write generation `generation`, if it is still fresh.
+    pub fn get(&self, key: &K, generation: u64) -> Option<V> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries
+            .get(key)
+            .filter(|e| e.generation == generation && e.stored_at.elapsed() < MAX_AGE)
+            .map(|e| e.value.clone())
+    }
+
+    /// Stores what a query read; `generation` must be the count read before the query ran.
+    pub fn put(&self, key: K, generation: u64, value: V) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if entries.len() >= CAPACITY {
+            entries.clear();
+        }
+        entries.insert(
+            key,
+            Entry {
+                generation,
+                stored_at: Instant::now(),
+                value,
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_is_used_only_at_the_generation_it_was_read_at() {
+        let cache = ReadCache::default();
+        cache.put("a", 7, 1);
+        assert_eq!(cache.get(&"a", 7), Some(1));
+        assert_eq!(
+            cache.get(&"a", 8),
+            None,
+            "a write since the read makes it stale"
+        );
+        assert_eq!(cache.get(&"b", 7), None);
+    }
+
+    #[test]
+    fn memory_stays_bounded() {
+        let cache = ReadCache::default();
+        for i in 0..CAPACITY + 10 {
+            cache.put(i, 0, i);
+        }
+        assert!(cache.entries.lock().unwrap().len() <= CAPACITY);
+        assert_eq!(cache.get(&(CAPACITY + 9), 0), Some(CAPACITY + 9));
+    }
+}
