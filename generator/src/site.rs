@@ -88,6 +88,7 @@ struct Loaded {
     /// The context every template shares.
     base: Map<String, Value>,
     base_url: String,
+    chrome: render::Chrome,
 }
 
 impl Loaded {
@@ -97,6 +98,7 @@ impl Loaded {
             base: &self.base,
             base_url: &self.base_url,
             islands: self.theme.islands.as_deref(),
+            chrome: &self.chrome,
         }
     }
 
@@ -223,6 +225,7 @@ fn load(opts: &Options) -> Result<Loaded, SiteErrors> {
         warnings,
         base,
         base_url,
+        chrome: render::Chrome::default(),
     })
 }
 
