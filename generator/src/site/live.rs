@@ -12,6 +12,15 @@
 //!
 //! `site build` is [`LiveSite::load`] alone: the same streaming render, each page written as
 //! soon as it is rendered.
+//!
+//! In `site serve`, the file watcher's rebuild callback (`FnMut(&[PathBuf]) -> Result<String,
+//! String>`) is `apply`; paths may be absolute or relative to the root, and paths inside the
+//! output folder are ignored:
+//!
+//! ```ignore
+//! let (mut live, report) = LiveSite::load(opts, &out)?;
+//! let rebuild = move |changed: &[PathBuf]| live.apply(changed).map_err(|e| format!("{e:#}"));
+//! ```
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
