@@ -1,8 +1,8 @@
 //! What search engines and feed readers read: `sitemap.xml`, `robots.txt`, `blog/atom.xml`.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
-use crate::render::{FeedItem, Page, absolute};
+use crate::render::{FeedItem, absolute};
 
 fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -11,18 +11,22 @@ fn xml_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// Every indexable page (published content; no app shells or error pages).
-pub fn sitemap(base_url: &str, pages: &[Page]) -> String {
+/// Every indexable page (published content; no app shells or error pages), by route and the
+/// date it last changed.
+pub fn sitemap<'a>(
+    base_url: &str,
+    pages: impl IntoIterator<Item = (&'a str, Option<NaiveDate>)>,
+) -> String {
     let mut out = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    let mut listed: Vec<&Page> = pages.iter().filter(|p| p.in_sitemap()).collect();
-    listed.sort_by(|a, b| a.path.cmp(&b.path));
-    for p in listed {
+    let mut listed: Vec<(&str, Option<NaiveDate>)> = pages.into_iter().collect();
+    listed.sort_by(|a, b| a.0.cmp(b.0));
+    for (path, lastmod) in listed {
         out.push_str("  <url><loc>");
-        out.push_str(&xml_escape(&absolute(base_url, &p.path)));
+        out.push_str(&xml_escape(&absolute(base_url, path)));
         out.push_str("</loc>");
-        if let Some(d) = p.lastmod {
+        if let Some(d) = lastmod {
             out.push_str(&format!("<lastmod>{d}</lastmod>"));
         }
         out.push_str("</url>\n");

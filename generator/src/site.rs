@@ -1,21 +1,32 @@
 //! The two phases of a build: load and validate everything (content, assets, theme), then
-//! render in parallel and write. `site check` stops before writing and checks links instead.
+//! render in parallel. `site build` streams each page to disk as it is rendered ([`LiveSite`]);
+//! `site check` keeps the pages in memory ([`generate`]) and checks links instead.
+
+mod live;
+
+pub use live::LiveSite;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+use tera::Tera;
 
 use crate::assets::AssetMap;
 use crate::content::Library;
-use crate::diagnostics::{Diagnostics, SiteErrors};
-use crate::output::{OutputFile, WriteStats, write_site};
-use crate::render::{self, RenderedPage};
+use crate::content::model::Video;
+use crate::diagnostics::{Diagnostic, Diagnostics, SiteErrors};
+use crate::output::{OutputFile, WriteStats};
+use crate::render::plan::{self, Planner, PostCard};
+use crate::render::{self, FeedItem, Page, RenderedPage, Renderer};
 use crate::{islands, links, seo, templates, youtube};
 
 pub const THEME: &str = "default";
 
+#[derive(Debug, Clone)]
 pub struct Options {
     /// The project folder that holds `content/` and `themes/`.
     pub root: PathBuf,
@@ -60,22 +71,101 @@ impl Site {
     }
 }
 
-/// Phase 1 and the render of phase 2, all in memory. Every problem is reported together.
-pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
-    let root = opts.root.as_path();
+/// The theme as loaded: fingerprinted assets, compiled templates and the islands' manifest.
+struct Theme {
+    assets: Arc<AssetMap>,
+    tera: Tera,
+    islands: Option<Arc<islands::Manifest>>,
+    islands_report: Option<String>,
+}
+
+/// Everything a render needs, loaded and validated (phase 1).
+struct Loaded {
+    library: Library,
+    theme: Theme,
+    fetched: Vec<Video>,
+    warnings: Vec<String>,
+    /// The context every template shares.
+    base: Map<String, Value>,
+    base_url: String,
+    chrome: render::Chrome,
+}
+
+impl Loaded {
+    fn renderer(&self) -> Renderer<'_> {
+        Renderer {
+            tera: &self.theme.tera,
+            base: &self.base,
+            base_url: &self.base_url,
+            islands: self.theme.islands.as_deref(),
+            chrome: &self.chrome,
+        }
+    }
+
+    fn with_planner<T>(&self, opts: &Options, f: impl FnOnce(&Planner) -> T) -> T {
+        let plan_opts = plan::Options {
+            drafts: opts.drafts,
+            now: opts.now,
+            fetched_videos: &self.fetched,
+        };
+        f(&Planner {
+            lib: &self.library,
+            assets: &self.theme.assets,
+            opts: &plan_opts,
+        })
+    }
+
+    /// Assets, feed, robots and `_redirects`: every file that is not a page, but the sitemap.
+    fn files(&self, opts: &Options, feed: &[FeedItem]) -> Vec<OutputFile> {
+        let base_url = &self.base_url;
+        let mut files: Vec<OutputFile> = self
+            .theme
+            .assets
+            .assets
+            .iter()
+            .map(|a| OutputFile {
+                rel: a.url.trim_start_matches('/').to_string(),
+                bytes: a.bytes.clone(),
+            })
+            .collect();
+        if let Some(origin) = &opts.api_origin {
+            // Netlify reads _redirects before netlify.toml's rules: the proxy comes first.
+            files.push(OutputFile {
+                rel: "_redirects".into(),
+                bytes: format!(
+                    "/api/*  {}/api/:splat  200!\n",
+                    origin.trim_end_matches('/')
+                )
+                .into_bytes(),
+            });
+        }
+        files.push(OutputFile {
+            rel: "robots.txt".into(),
+            bytes: seo::robots(base_url).into_bytes(),
+        });
+        files.push(OutputFile {
+            rel: "blog/atom.xml".into(),
+            bytes: seo::atom(
+                base_url,
+                &self.library.settings.site_info.site_name,
+                feed,
+                opts.now,
+            )
+            .into_bytes(),
+        });
+        files
+    }
+}
+
+fn load_theme(root: &Path, problems: &mut Diagnostics) -> Option<Theme> {
     let theme = root.join("themes").join(THEME);
-    let mut problems = Diagnostics::default();
     let mut islands_report = None;
     let islands = islands::ensure_built(root, &mut islands_report)
         .map_err(|d| problems.push(d))
         .ok()
         .flatten()
         .map(Arc::new);
-    let (library, assets) = rayon::join(
-        || Library::load(root),
-        || AssetMap::load(&theme.join("assets"), &root.join("content/static")),
-    );
-    let assets = assets
+    let assets = AssetMap::load(&theme.join("assets"), &root.join("content/static"))
         .map(|mut a| {
             // esbuild names its files by content already: published as they are.
             for (path, file) in islands.iter().flat_map(|m| m.files()) {
@@ -87,108 +177,55 @@ pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
         })
         .map_err(|d| problems.push(d))
         .ok()
-        .map(Arc::new);
-    let mut library = match library {
-        Ok(l) => Some(l),
-        Err(d) => {
-            problems.extend(d.0);
-            None
-        }
-    };
-    let tera = assets.as_ref().and_then(|a| {
-        templates::load(&theme.join("templates"), a.clone(), islands.clone())
-            .map_err(|d| problems.push(d))
-            .ok()
-    });
-    let (Some(mut library_), Some(assets), Some(tera)) = (library.take(), assets, tera) else {
+        .map(Arc::new)?;
+    let tera = templates::load(&theme.join("templates"), assets.clone(), islands.clone())
+        .map_err(|d| problems.push(d))
+        .ok()?;
+    Some(Theme {
+        assets,
+        tera,
+        islands,
+        islands_report,
+    })
+}
+
+/// Phase 1: content, assets and theme, loaded side by side. Every problem is reported together.
+fn load(opts: &Options) -> Result<Loaded, SiteErrors> {
+    let root = opts.root.as_path();
+    let mut problems = Diagnostics::default();
+    let (library, theme) = rayon::join(
+        || Library::load(root),
+        || {
+            let mut p = Diagnostics::default();
+            (load_theme(root, &mut p), p)
+        },
+    );
+    let (theme, theme_problems) = theme;
+    problems.extend(theme_problems.0);
+    let library = library.map_err(|d| problems.extend(d.0)).ok();
+    let (Some(mut library), Some(theme)) = (library, theme) else {
         problems.into_result()?;
         unreachable!("a missing part always comes with a problem");
     };
     if let Some(url) = &opts.base_url {
-        library_.settings.base_url = url.clone();
+        library.settings.base_url = url.clone();
     }
-    let library = library_;
-
     let mut warnings = Vec::new();
     let fetched = if opts.fetch_videos {
         fetch_videos(&library, root, opts.now, &mut warnings)
     } else {
         Vec::new()
     };
-
-    let plan = render::plan(
-        &library,
-        &assets,
-        &render::Options {
-            drafts: opts.drafts,
-            now: opts.now,
-            fetched_videos: &fetched,
-        },
-    );
     let base = render::base_context(&library, opts.drafts, opts.now);
     let base_url = library.settings.base_url.trim_end_matches('/').to_string();
-    let sitemap = seo::sitemap(&base_url, &plan.pages);
-    let mut pages = render::render(&tera, &base, plan.pages, &base_url).map_err(|d| {
-        let mut all = Diagnostics::default();
-        all.extend(d);
-        all.into_result().unwrap_err()
-    })?;
-    // Only pages that mount an island load the runtime and preload their chunks.
-    if let Some(manifest) = &islands {
-        for page in &mut pages {
-            let used = islands::used_in(&page.html);
-            if !used.is_empty() {
-                page.html = page.html.replacen(
-                    "</head>",
-                    &format!("{}</head>", manifest.head_tags(&used)),
-                    1,
-                );
-            }
-        }
-    }
-
-    let mut files: Vec<OutputFile> = assets
-        .assets
-        .iter()
-        .map(|a| OutputFile {
-            rel: a.url.trim_start_matches('/').to_string(),
-            bytes: a.bytes.clone(),
-        })
-        .collect();
-    files.push(OutputFile {
-        rel: "sitemap.xml".into(),
-        bytes: sitemap.into_bytes(),
-    });
-    if let Some(origin) = &opts.api_origin {
-        // Netlify reads _redirects before netlify.toml's rules: the proxy comes first.
-        files.push(OutputFile {
-            rel: "_redirects".into(),
-            bytes: format!(
-                "/api/*  {}/api/:splat  200!\n",
-                origin.trim_end_matches('/')
-            )
-            .into_bytes(),
-        });
-    }
-    files.push(OutputFile {
-        rel: "robots.txt".into(),
-        bytes: seo::robots(&base_url).into_bytes(),
-    });
-    files.push(OutputFile {
-        rel: "blog/atom.xml".into(),
-        bytes: seo::atom(
-            &base_url,
-            &library.settings.site_info.site_name,
-            &plan.feed,
-            opts.now,
-        )
-        .into_bytes(),
-    });
-    Ok(Site {
-        pages,
-        files,
+    Ok(Loaded {
+        library,
+        theme,
+        fetched,
         warnings,
-        islands_report,
+        base,
+        base_url,
+        chrome: render::Chrome::default(),
     })
 }
 
@@ -197,7 +234,7 @@ fn fetch_videos(
     root: &Path,
     now: DateTime<Utc>,
     warnings: &mut Vec<String>,
-) -> Vec<crate::content::model::Video> {
+) -> Vec<Video> {
     let channel = library.settings.youtube_channel_id.as_deref();
     let Some(client) = youtube::Client::from_env(channel, root) else {
         if channel.is_some() {
@@ -215,6 +252,60 @@ fn fetch_videos(
     }
 }
 
+fn errors(d: Vec<Diagnostic>) -> SiteErrors {
+    let mut all = Diagnostics::default();
+    all.extend(d);
+    all.into_result().unwrap_err()
+}
+
+/// Phase 1 and the render of phase 2, all in memory, for `site check` and tests.
+pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
+    let loaded = load(opts)?;
+    let renderer = loaded.renderer();
+    let (pages, feed, sitemap) = loaded.with_planner(opts, |planner| {
+        let (post_pages, cards): (Vec<Page>, Vec<PostCard>) = loaded
+            .library
+            .blog
+            .par_iter()
+            .filter_map(|e| planner.post(e))
+            .unzip();
+        let mut pages: Vec<Page> = loaded
+            .library
+            .resources
+            .par_iter()
+            .filter_map(|e| planner.resource(e))
+            .collect();
+        pages.extend(post_pages);
+        let (shared, feed) = planner.shared(cards.iter().collect());
+        pages.extend(shared);
+        let sitemap = seo::sitemap(
+            &loaded.base_url,
+            pages
+                .iter()
+                .filter(|p| p.in_sitemap())
+                .map(|p| (p.path.as_str(), p.lastmod)),
+        );
+        (pages, feed, sitemap)
+    });
+    let results: Vec<Result<RenderedPage, Diagnostic>> =
+        pages.into_par_iter().map(|p| renderer.render(p)).collect();
+    let (ok, failed): (Vec<_>, Vec<_>) = results.into_iter().partition(Result::is_ok);
+    if !failed.is_empty() {
+        return Err(errors(failed.into_iter().filter_map(Result::err).collect()));
+    }
+    let mut files = loaded.files(opts, &feed);
+    files.push(OutputFile {
+        rel: "sitemap.xml".into(),
+        bytes: sitemap.into_bytes(),
+    });
+    Ok(Site {
+        pages: ok.into_iter().filter_map(Result::ok).collect(),
+        files,
+        warnings: loaded.warnings,
+        islands_report: loaded.theme.islands_report,
+    })
+}
+
 /// What `site build` did.
 pub struct BuildReport {
     pub pages: usize,
@@ -225,24 +316,11 @@ pub struct BuildReport {
     pub stats: WriteStats,
 }
 
-/// `site build`: generate, then write into `out`. Pages move into the output list rather than
-/// being copied: at 10,000 pages the rendered HTML is the largest thing in memory.
+/// `site build`: generate and write into `out`, each page as soon as it is rendered, so the
+/// rendered site is never held in memory; only files whose bytes changed are written.
 pub fn build(opts: &Options, out: &Path) -> anyhow::Result<BuildReport> {
-    let site = generate(opts)?;
-    let (pages, other) = (site.pages.len(), site.files.len());
-    let mut files = site.files;
-    files.extend(site.pages.into_iter().map(|p| OutputFile {
-        rel: p.file,
-        bytes: p.html.into_bytes(),
-    }));
-    let stats = write_site(out, &files)?;
-    Ok(BuildReport {
-        pages,
-        files: other,
-        warnings: site.warnings,
-        islands_report: site.islands_report,
-        stats,
-    })
+    let (_, report) = LiveSite::load(opts.clone(), out)?;
+    Ok(report)
 }
 
 /// `site check`: everything `build` validates, plus internal links; writes nothing.

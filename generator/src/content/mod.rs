@@ -1,7 +1,10 @@
 //! Loading `content/` into a [`Library`]: every file parsed and validated, every problem
 //! collected. Nothing here renders or writes.
 
+mod reload;
 mod validate;
+
+pub use reload::EntryKind;
 
 pub use content_model::{model, yaml};
 

@@ -1,0 +1,540 @@
+//! Which pages exist (the route table of spec §2) and what each template sees: one small
+//! planner per section.
+//!
+//! Blog posts and resources are the bulk of a large site and each page shows only its own
+//! file, so they are planned one at a time ([`Planner::post`], [`Planner::resource`]); a live
+//! rebuild re-plans just the edited one. Every other page ([`Planner::shared`]) may show any
+//! content (listings, home sections, FAQ, pricing) and is cheap: those are re-planned on every
+//! edit. The listing needs each post's card, computed when the post is planned and kept.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use rayon::prelude::*;
+use serde_json::{Value, json};
+
+use super::{FEED_LENGTH, FeedItem, Page, views};
+use crate::assets::AssetMap;
+use crate::content::model::{BlogPostMeta, PackageType, ResourceMeta, Video};
+use crate::content::{Entry, Library};
+use crate::markdown;
+
+pub struct Options<'a> {
+    pub drafts: bool,
+    pub now: DateTime<Utc>,
+    /// Videos fetched from the YouTube channel, merged after the curated ones.
+    pub fetched_videos: &'a [Video],
+}
+
+/// A blog post's card on /resources, with what orders it.
+#[derive(Debug, Clone)]
+pub struct PostCard {
+    pub created_at: chrono::NaiveDate,
+    pub slug: String,
+    pub card: Value,
+}
+
+pub struct Planner<'a> {
+    pub lib: &'a Library,
+    pub assets: &'a AssetMap,
+    pub opts: &'a Options<'a>,
+}
+
+impl<'a> Planner<'a> {
+    fn published_post(&self, m: &BlogPostMeta) -> bool {
+        m.is_published || self.opts.drafts
+    }
+
+    fn published_resource(&self, m: &ResourceMeta) -> bool {
+        m.is_published || self.opts.drafts
+    }
+
+    /// A blog post's page and its card, or `None` when it is not published.
+    pub fn post(&self, e: &Entry<BlogPostMeta>) -> Option<(Page, PostCard)> {
+        if !self.published_post(&e.meta) {
+            return None;
+        }
+        let r = markdown::render(&e.body, self.assets);
+        let card = views::blog_card(e, &r);
+        let description = e
+            .meta
+            .meta_description
+            .clone()
+            .unwrap_or_else(|| card["excerpt"].as_str().unwrap_or_default().to_string());
+        let mut page = Page::new(
+            &format!("/blog/{}", e.slug),
+            "article.html",
+            &e.meta.title,
+            &description,
+        )
+        .sourced(&e.source)
+        .with("article", views::blog_page(e, r));
+        page.og_type = "article";
+        page.og_image = e
+            .meta
+            .featured_image_url
+            .as_deref()
+            .map(|i| asset_url(self.assets, i));
+        page.lastmod = Some(e.meta.created_at);
+        let card = PostCard {
+            created_at: e.meta.created_at,
+            slug: e.slug.clone(),
+            card,
+        };
+        Some((page, card))
+    }
+
+    /// A resource's page, or `None` when it is not published.
+    pub fn resource(&self, e: &Entry<ResourceMeta>) -> Option<Page> {
+        if !self.published_resource(&e.meta) {
+            return None;
+        }
+        let r = markdown::render(&e.body, self.assets);
+        let mut page = Page::new(
+            &format!("/resources/{}", e.slug),
+            "article.html",
+            &e.meta.title,
+            &e.meta.description,
+        )
+        .sourced(&e.source)
+        .with("article", views::resource_page(e, &r));
+        page.og_type = "article";
+        page.og_image = e
+            .meta
+            .image_url
+            .as_deref()
+            .map(|i| asset_url(self.assets, i));
+        page.lastmod = Some(e.meta.updated_at.unwrap_or(e.meta.created_at));
+        Some(page)
+    }
+
+    /// Every page but the posts' and resources' own, and the feed. `cards` are the published
+    /// posts' cards in any order.
+    pub fn shared(&self, cards: Vec<&PostCard>) -> (Vec<Page>, Vec<FeedItem>) {
+        let mut pages = Vec::new();
+        let services = self.services(&mut pages);
+        self.home(&services, &mut pages);
+        self.about(&mut pages);
+        let feed = self.resources_listing(cards, &mut pages);
+        self.videos(&mut pages);
+        self.events(&mut pages);
+        self.testimonials(&mut pages);
+        pages.push(Page::new(
+            "/contact",
+            "contact.html",
+            "Contact",
+            "Send a message or request a complimentary discovery call. Replies within 1-2 business days.",
+        ));
+        self.faq(&mut pages);
+        self.pricing(&mut pages);
+        app_shells(&mut pages);
+        self.legal(&mut pages);
+        pages.push(Page::new("/404.html", "404.html", "Page not found", "").hidden());
+        (pages, feed)
+    }
+
+    /// /work-with-me and each service's page; returns the service views for the home page.
+    fn services(&self, pages: &mut Vec<Page>) -> Vec<(bool, Value)> {
+        let settings = &self.lib.settings;
+        let mut services: Vec<_> = self
+            .lib
+            .services
+            .par_iter()
+            .filter(|e| e.meta.is_active || self.opts.drafts)
+            .map(|e| (e, markdown::render(&e.body, self.assets)))
+            .collect();
+        services.sort_by_key(|(e, _)| (e.meta.display_order, e.slug.clone()));
+        let views: Vec<Value> = services
+            .iter()
+            .map(|(e, r)| views::service(e, Some(r), settings))
+            .collect();
+        pages.push(
+            Page::new(
+                "/work-with-me",
+                "work-with-me.html",
+                "Work With Me",
+                "Executive coaching programmes: one-to-one coaching, group and team coaching, workshops and retreats.",
+            )
+            .with("services", json!(views)),
+        );
+        for ((e, _), view) in services.iter().zip(&views) {
+            let description = e
+                .meta
+                .meta_description
+                .clone()
+                .unwrap_or(e.meta.short_description.clone());
+            pages.push(
+                Page::new(
+                    &format!("/services/{}", e.slug),
+                    "service.html",
+                    &e.meta.title,
+                    &description,
+                )
+                .sourced(&e.source)
+                .with("service", view.clone()),
+            );
+        }
+        pages.push(
+            Page::new(
+                "/service-not-found.html",
+                "service-not-found.html",
+                "Service Not Found",
+                "",
+            )
+            .hidden(),
+        );
+        services
+            .iter()
+            .map(|(e, _)| e.meta.is_featured)
+            .zip(views)
+            .collect()
+    }
+
+    fn home(&self, services: &[(bool, Value)], pages: &mut Vec<Page>) {
+        let lib = self.lib;
+        let drafts = self.opts.drafts;
+        let settings = &lib.settings;
+        let featured_services: Vec<&Value> = services
+            .iter()
+            .filter(|(featured, _)| *featured)
+            .map(|(_, v)| v)
+            .collect();
+        let mut logos: Vec<_> = lib
+            .logos
+            .items
+            .iter()
+            .filter(|l| l.is_active || drafts)
+            .collect();
+        logos.sort_by_key(|l| l.display_order);
+        let featured_testimonials: Vec<Value> = self
+            .testimonials_in_order()
+            .into_iter()
+            .filter(|t| t.is_featured)
+            .map(views::testimonial)
+            .collect();
+        pages.push(
+            Page::new(
+                "/",
+                "index.html",
+                &settings.site_info.site_name,
+                &settings.site_info.description,
+            )
+            .with("logos", json!(logos))
+            .with("featured_services", json!(featured_services))
+            .with("featured_testimonials", json!(featured_testimonials)),
+        );
+    }
+
+    fn about(&self, pages: &mut Vec<Page>) {
+        let about = self
+            .lib
+            .about
+            .as_ref()
+            .filter(|a| a.meta.is_published || self.opts.drafts);
+        pages.push(match about {
+            Some(a) => {
+                let r = markdown::render(&a.body, self.assets);
+                Page::new(
+                    "/about",
+                    "about.html",
+                    &a.meta.title,
+                    &a.meta.meta_description,
+                )
+                .sourced(&a.source)
+                .with("about", views::about(a, &r))
+            }
+            None => Page::new("/about", "about.html", "Page Not Found", "")
+                .hidden()
+                .with("about", Value::Null),
+        });
+    }
+
+    /// /resources lists the resources, then the posts newest first; returns the feed.
+    fn resources_listing(&self, mut cards: Vec<&PostCard>, pages: &mut Vec<Page>) -> Vec<FeedItem> {
+        let mut resources: Vec<_> = self
+            .lib
+            .resources
+            .iter()
+            .filter(|e| self.published_resource(&e.meta))
+            .collect();
+        resources.sort_by_key(|e| (e.meta.display_order, e.slug.clone()));
+        cards.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.slug.cmp(&b.slug)));
+        let mut all_tags: Vec<String> = resources
+            .iter()
+            .flat_map(|e| e.meta.tags.iter())
+            .chain(
+                self.lib
+                    .blog
+                    .iter()
+                    .filter(|e| self.published_post(&e.meta))
+                    .flat_map(|e| e.meta.tags.iter()),
+            )
+            .cloned()
+            .collect();
+        all_tags.sort_by_cached_key(|t| t.to_lowercase());
+        all_tags.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        let items: Vec<Value> = resources
+            .iter()
+            .map(|e| views::resource_card(e))
+            .chain(cards.iter().map(|c| c.card.clone()))
+            .collect();
+        pages.push(
+            Page::new(
+                "/resources",
+                "resources.html",
+                "Resources",
+                "Guides, tools and articles on leadership, strategy and executive effectiveness.",
+            )
+            .with("items", Value::Array(items))
+            .with("all_tags", json!(all_tags)),
+        );
+        self.feed(&cards)
+    }
+
+    /// The newest posts with their whole text, rendered again: only [`FEED_LENGTH`] of them.
+    fn feed(&self, newest_first: &[&PostCard]) -> Vec<FeedItem> {
+        let by_slug: std::collections::HashMap<&str, &Entry<BlogPostMeta>> =
+            self.lib.blog.iter().map(|e| (e.slug.as_str(), e)).collect();
+        newest_first
+            .iter()
+            .take(FEED_LENGTH)
+            .filter_map(|c| by_slug.get(c.slug.as_str()))
+            .map(|e| {
+                let r = markdown::render(&e.body, self.assets);
+                FeedItem {
+                    title: e.meta.title.clone(),
+                    path: format!("/blog/{}", e.slug),
+                    date: e.meta.created_at,
+                    summary: views::blog_excerpt(e, &r),
+                    content_html: r.html,
+                }
+            })
+            .collect()
+    }
+
+    /// Curated videos first, then the channel's, without repeating an id.
+    fn videos(&self, pages: &mut Vec<Page>) {
+        let mut seen = HashSet::new();
+        let videos: Vec<Value> = self
+            .lib
+            .videos
+            .items
+            .iter()
+            .chain(self.opts.fetched_videos)
+            .filter(|v| seen.insert(v.youtube_id.clone()))
+            .map(views::video)
+            .collect();
+        pages.push(
+            Page::new(
+                "/videos",
+                "videos.html",
+                "Videos",
+                "Talks and short lessons on executive leadership.",
+            )
+            .with("videos", json!(videos)),
+        );
+    }
+
+    fn events(&self, pages: &mut Vec<Page>) {
+        let tz: chrono_tz::Tz = self
+            .lib
+            .settings
+            .time_zone
+            .parse()
+            .unwrap_or(chrono_tz::Africa::Cairo);
+        let mut events: Vec<_> = self
+            .lib
+            .events
+            .iter()
+            .filter(|e| e.meta.is_published || self.opts.drafts)
+            .map(|e| (e, markdown::render(&e.body, self.assets)))
+            .collect();
+        events.sort_by_key(|(e, _)| views::event_start(&e.meta, tz));
+        let views: Vec<Value> = events
+            .iter()
+            .map(|(e, r)| views::event(e, r, tz, self.opts.now))
+            .collect();
+        pages.push(
+            Page::new(
+                "/events",
+                "events.html",
+                "Events",
+                "Workshops, talks and leadership retreats.",
+            )
+            .with("events", json!(views)),
+        );
+    }
+
+    fn testimonials_in_order(&self) -> Vec<&'a crate::content::model::Testimonial> {
+        let mut testimonials: Vec<_> = self
+            .lib
+            .testimonials
+            .items
+            .iter()
+            .filter(|t| t.is_published || self.opts.drafts)
+            .collect();
+        testimonials.sort_by_key(|t| t.display_order);
+        testimonials
+    }
+
+    fn testimonials(&self, pages: &mut Vec<Page>) {
+        let views: Vec<Value> = self
+            .testimonials_in_order()
+            .into_iter()
+            .map(views::testimonial)
+            .collect();
+        pages.push(
+            Page::new(
+                "/testimonials",
+                "testimonials.html",
+                "Testimonials",
+                "What executives say about working together.",
+            )
+            .with("testimonials", json!(views)),
+        );
+    }
+
+    /// Grouped by category in order of first appearance.
+    fn faq(&self, pages: &mut Vec<Page>) {
+        let mut faqs: Vec<_> = self
+            .lib
+            .faqs
+            .items
+            .iter()
+            .filter(|f| f.is_published || self.opts.drafts)
+            .collect();
+        faqs.sort_by_key(|f| f.display_order);
+        let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
+        for (i, f) in faqs.iter().enumerate() {
+            let item = json!({
+                "id": format!("faq-{}", i + 1),
+                "question": f.question,
+                "answer_html": markdown::render(&f.answer, self.assets).html,
+            });
+            match groups.iter_mut().find(|(c, _)| *c == f.category) {
+                Some((_, items)) => items.push(item),
+                None => groups.push((f.category.clone(), vec![item])),
+            }
+        }
+        let show_categories = groups.len() > 1;
+        let faq_groups: Vec<Value> = groups
+            .into_iter()
+            .map(|(c, items)| json!({"category": c, "items": items}))
+            .collect();
+        pages.push(
+            Page::new(
+                "/faq",
+                "faq.html",
+                "Frequently Asked Questions",
+                "Answers about coaching, packages, payments and scheduling.",
+            )
+            .with("faq_groups", json!(faq_groups))
+            .with("show_categories", json!(show_categories)),
+        );
+    }
+
+    fn pricing(&self, pages: &mut Vec<Page>) {
+        let active: Vec<_> = self
+            .lib
+            .packages
+            .items
+            .iter()
+            .filter(|p| p.is_active || self.opts.drafts)
+            .collect();
+        for (path, kind, title, intro) in [
+            (
+                "/pricing",
+                PackageType::Individual,
+                "1-to-1 Coaching Session Pricing",
+                "Invest in focused, confidential one-to-one executive coaching. Buy a package once and book each session with a credit.",
+            ),
+            (
+                "/group-team-coaching-pricing",
+                PackageType::Group,
+                "Group & Team Coaching Pricing",
+                "Build a high-performing leadership team. Packages are priced per hour of group coaching.",
+            ),
+        ] {
+            pages.push(
+                Page::new(path, "pricing.html", title, intro)
+                    .with(
+                        "pricing",
+                        json!({"package_type": kind, "title": title, "intro": intro}),
+                    )
+                    .with("packages", json!(views::packages(&active, kind))),
+            );
+        }
+    }
+
+    fn legal(&self, pages: &mut Vec<Page>) {
+        for doc in &self.lib.legal {
+            let en = markdown::render(&doc.en.body, self.assets);
+            let ar = doc
+                .ar
+                .as_ref()
+                .map(|a| markdown::render(&a.body, self.assets));
+            let description = doc
+                .en
+                .meta
+                .meta_description
+                .clone()
+                .unwrap_or_else(|| doc.en.meta.title.clone());
+            let mut page = Page::new(
+                &format!("/{}", doc.name),
+                "legal.html",
+                &doc.en.meta.title,
+                &description,
+            )
+            .sourced(&doc.en.source)
+            .with("legal", views::legal(doc, &en, ar.as_ref()));
+            page.lastmod = doc.en.meta.updated_at;
+            pages.push(page);
+        }
+    }
+}
+
+/// The pages where islands mount, and the pages the payment and newsletter flows land on.
+fn app_shells(pages: &mut Vec<Page>) {
+    for (path, island, heading) in [
+        (
+            "/payment/success",
+            "PaymentSuccess",
+            "Confirming Your Payment",
+        ),
+        ("/auth", "AuthPage", "Client Login"),
+        ("/dashboard", "ClientDashboard", "Client Dashboard"),
+        ("/admin", "AdminDashboard", "Admin Dashboard"),
+        ("/book-session", "BookSession", "Book a Session"),
+        ("/admin/add-payment", "AddPayment", "Add Payment"),
+    ] {
+        pages.push(
+            Page::new(path, "app.html", heading, "")
+                .hidden()
+                .with("app", json!({"island": island, "heading": heading})),
+        );
+    }
+    pages.push(
+        Page::new(
+            "/payment/failed",
+            "payment-failed.html",
+            "Payment Failed",
+            "",
+        )
+        .hidden(),
+    );
+    // Opened from the newsletter confirmation email; its button POSTs the token.
+    pages.push(
+        Page::new(
+            "/newsletter/confirm",
+            "newsletter-confirm.html",
+            "Confirm your subscription",
+            "",
+        )
+        .hidden(),
+    );
+}
+
+/// An image field as published: `/static/…` paths get their fingerprinted name.
+fn asset_url(assets: &AssetMap, path: &str) -> String {
+    assets.lookup(path).unwrap_or_else(|| path.to_string())
+}

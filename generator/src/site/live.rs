@@ -1,0 +1,504 @@
+//! A site kept in memory between edits, for `site serve`: loaded and rendered once, then each
+//! change re-reads what changed and re-renders only the pages that can show it.
+//!
+//! What depends on what: a blog post's or resource's page shows only its own file (plus the
+//! settings and the theme), so an edit re-renders that page; every other page (listings, home
+//! sections, about, FAQ, pricing, legal, app shells: a few dozen at any size) may show any
+//! content and is re-rendered on every change, with the sitemap and the feed. Only files whose
+//! bytes changed are written (their hashes are kept), so untouched pages are never rewritten.
+//! A change to settings, templates, theme assets or `content/static/` re-renders everything
+//! (the chrome, the asset fingerprints and the base URL are on every page); still only the
+//! changed files are written.
+//!
+//! `site build` is [`LiveSite::load`] alone: the same streaming render, each page written as
+//! soon as it is rendered.
+//!
+//! In `site serve`, the file watcher's rebuild callback (`FnMut(&[PathBuf]) -> Result<String,
+//! String>`) is `apply`; paths may be absolute or relative to the root, and paths inside the
+//! output folder are ignored:
+//!
+//! ```ignore
+//! let (mut live, report) = LiveSite::load(opts, &out)?;
+//! let rebuild = move |changed: &[PathBuf]| live.apply(changed).map_err(|e| format!("{e:#}"));
+//! ```
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use chrono::NaiveDate;
+use rayon::prelude::*;
+use walkdir::WalkDir;
+
+use super::{BuildReport, Loaded, Options, errors, load};
+use crate::content::model::{BlogPostMeta, ResourceMeta};
+use crate::content::{Entry, EntryKind, Library};
+use crate::diagnostics::Diagnostic;
+use crate::output::WriteStats;
+use crate::render::Page;
+use crate::render::plan::PostCard;
+
+/// A page as the sitemap and the clean-up of stale files need it.
+#[derive(Debug, Clone)]
+struct Listed {
+    path: String,
+    file: String,
+    lastmod: Option<NaiveDate>,
+    indexed: bool,
+}
+
+impl Listed {
+    fn of(page: &Page) -> Listed {
+        Listed {
+            path: page.path.clone(),
+            file: page.output_file(),
+            lastmod: page.lastmod,
+            indexed: page.in_sitemap(),
+        }
+    }
+}
+
+/// One file put into the output folder.
+struct Put {
+    rel: String,
+    hash: blake3::Hash,
+    written: bool,
+}
+
+/// Writes `bytes` to `out/rel` unless the file already holds them: known by its hash, or, for
+/// a file this process has not written yet, by reading it.
+fn put(
+    out: &Path,
+    known: &HashMap<String, blake3::Hash>,
+    rel: String,
+    bytes: &[u8],
+) -> anyhow::Result<Put> {
+    let hash = blake3::hash(bytes);
+    let path = out.join(&rel);
+    let same = match known.get(&rel) {
+        Some(h) => *h == hash,
+        None => fs::read(&path).is_ok_and(|old| old == bytes),
+    };
+    if !same {
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        fs::write(&path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(Put {
+        rel,
+        hash,
+        written: !same,
+    })
+}
+
+/// What to re-render.
+enum Scope {
+    Everything,
+    /// These entries (added, edited or deleted) and the shared pages.
+    Entries(Vec<(EntryKind, PathBuf)>),
+}
+
+#[derive(Default)]
+struct Tally {
+    rendered: usize,
+    written: usize,
+    unchanged: usize,
+    removed: usize,
+}
+
+impl Tally {
+    fn count(&mut self, p: &Put) {
+        if p.written {
+            self.written += 1;
+        } else {
+            self.unchanged += 1;
+        }
+    }
+}
+
+/// The loaded site, what was rendered from it, and what is on disk.
+pub struct LiveSite {
+    opts: Options,
+    out: PathBuf,
+    /// `opts.root` made absolute, to make sense of the watcher's paths.
+    root: PathBuf,
+    loaded: Loaded,
+    posts: HashMap<PathBuf, (Listed, PostCard)>,
+    resources: HashMap<PathBuf, Listed>,
+    shared: Vec<Listed>,
+    /// Every file of the output folder this site wrote, by path under `out`.
+    hashes: HashMap<String, blake3::Hash>,
+}
+
+impl LiveSite {
+    /// Loads, validates and renders the whole site into `out`, removing files an earlier
+    /// build left that this one does not produce.
+    pub fn load(opts: Options, out: &Path) -> anyhow::Result<(LiveSite, BuildReport)> {
+        if out.join("Cargo.toml").exists() || out.join("content").is_dir() {
+            bail!(
+                "refusing to write into {}: it looks like a project folder, not an output folder",
+                out.display()
+            );
+        }
+        let root = fs::canonicalize(&opts.root)
+            .with_context(|| format!("cannot open {}", opts.root.display()))?;
+        // Nothing is written, not even the folder, when the content is not valid.
+        let loaded = load(&opts)?;
+        fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+        let mut site = LiveSite {
+            opts,
+            out: out.to_path_buf(),
+            root,
+            loaded,
+            posts: HashMap::new(),
+            resources: HashMap::new(),
+            shared: Vec::new(),
+            hashes: HashMap::new(),
+        };
+        let mut tally = site.render(Scope::Everything)?;
+        tally.removed += site.prune_unknown_files()?;
+        let report = BuildReport {
+            pages: site.posts.len() + site.resources.len() + site.shared.len(),
+            files: site.hashes.len() - site.posts.len() - site.resources.len() - site.shared.len(),
+            warnings: site.loaded.warnings.clone(),
+            islands_report: site.loaded.theme.islands_report.clone(),
+            stats: WriteStats {
+                written: tally.written,
+                unchanged: tally.unchanged,
+                removed: tally.removed,
+            },
+        };
+        Ok((site, report))
+    }
+
+    /// The pages this site publishes.
+    pub fn page_count(&self) -> usize {
+        self.posts.len() + self.resources.len() + self.shared.len()
+    }
+
+    /// Brings the output up to date with these changed files (edited, created or deleted;
+    /// absolute or relative to the root) and says in one line what it did. When the content
+    /// is no longer valid the problems are returned and the last good site stays as it is.
+    pub fn apply(&mut self, changed: &[PathBuf]) -> anyhow::Result<String> {
+        let started = Instant::now();
+        let mut entries = Vec::new();
+        let (mut content, mut theme) = (false, false);
+        for rel in changed.iter().filter_map(|p| self.relative(p)) {
+            if let Some(kind) = EntryKind::of(&rel) {
+                entries.push((kind, rel));
+            } else if rel.starts_with("content/static") || rel.starts_with("themes") {
+                theme = true;
+            } else if rel.starts_with("content") {
+                content = true;
+            }
+        }
+        if entries.is_empty() && !content && !theme {
+            return Ok("nothing to rebuild".into());
+        }
+        let scope = if content || theme {
+            let fresh = load(&self.opts)?;
+            let scope = if theme || settings_differ(&self.loaded.library, &fresh.library) {
+                Scope::Everything
+            } else {
+                Scope::Entries(changed_entries(&self.loaded.library, &fresh.library))
+            };
+            self.loaded = fresh;
+            scope
+        } else {
+            entries.sort();
+            entries.dedup();
+            self.loaded
+                .library
+                .reload_entries(&entries)
+                .map_err(|d| errors(d.0))?;
+            Scope::Entries(entries)
+        };
+        let what = match &scope {
+            Scope::Everything => "everything".to_string(),
+            Scope::Entries(e) if e.len() == 1 => e[0].1.display().to_string(),
+            Scope::Entries(e) => format!("{} files", e.len()),
+        };
+        let t = self.render(scope)?;
+        Ok(format!(
+            "{what}: {} pages rendered, {} files written, {} removed in {} ms",
+            t.rendered,
+            t.written,
+            t.removed,
+            started.elapsed().as_millis()
+        ))
+    }
+
+    /// A watcher's path relative to the root; `None` outside it or inside the output folder.
+    fn relative(&self, path: &Path) -> Option<PathBuf> {
+        let rel = if path.is_absolute() {
+            path.strip_prefix(&self.root)
+                .or_else(|_| path.strip_prefix(&self.opts.root))
+                .ok()?
+                .to_path_buf()
+        } else {
+            path.to_path_buf()
+        };
+        let out = fs::canonicalize(&self.out).unwrap_or_else(|_| self.out.clone());
+        let in_out = self.root.join(&rel).starts_with(&out) || rel.starts_with(&self.out);
+        (!in_out).then_some(rel)
+    }
+
+    fn render(&mut self, scope: Scope) -> anyhow::Result<Tally> {
+        let mut tally = Tally::default();
+        let mut puts = Vec::new();
+        let mut problems = Vec::new();
+        let loaded = &self.loaded;
+        let renderer = loaded.renderer();
+        let (out, known) = (self.out.as_path(), &self.hashes);
+        let render_put = |page: Page| -> Result<Put, Diagnostic> {
+            let rendered = renderer.render(page)?;
+            put(out, known, rendered.file, rendered.html.as_bytes())
+                .map_err(|e| Diagnostic::new(&rendered.source, format!("{e:#}")))
+        };
+        let lib = &loaded.library;
+        let (posts, resources): (Vec<&Entry<BlogPostMeta>>, Vec<&Entry<ResourceMeta>>) =
+            match &scope {
+                Scope::Everything => (lib.blog.iter().collect(), lib.resources.iter().collect()),
+                Scope::Entries(list) => (
+                    find(&lib.blog, list, EntryKind::Post),
+                    find(&lib.resources, list, EntryKind::Resource),
+                ),
+            };
+        if let Scope::Everything = scope {
+            self.posts.clear();
+            self.resources.clear();
+        } else if let Scope::Entries(list) = &scope {
+            // Forget the edited entries: each comes back below if it is still published.
+            for (kind, rel) in list {
+                match kind {
+                    EntryKind::Post => self.posts.remove(rel).map(|_| ()),
+                    EntryKind::Resource => self.resources.remove(rel).map(|_| ()),
+                };
+            }
+        }
+        let (post_results, resource_results) = loaded.with_planner(&self.opts, |planner| {
+            // Posts and resources first, streamed: each is written as soon as it is rendered.
+            let (post_results, resource_results) = rayon::join(
+                || {
+                    posts
+                        .par_iter()
+                        .filter_map(|e| planner.post(e).map(|pc| (e, pc)))
+                        .map(|(e, (page, card))| {
+                            let listed = Listed::of(&page);
+                            render_put(page).map(|p| (e.source.clone(), listed, card, p))
+                        })
+                        .collect::<Vec<_>>()
+                },
+                || {
+                    resources
+                        .par_iter()
+                        .filter_map(|e| planner.resource(e).map(|p| (e, p)))
+                        .map(|(e, page)| {
+                            let listed = Listed::of(&page);
+                            render_put(page).map(|p| (e.source.clone(), listed, p))
+                        })
+                        .collect::<Vec<_>>()
+                },
+            );
+            (post_results, resource_results)
+        });
+        for r in post_results {
+            match r {
+                Ok((source, listed, card, p)) => {
+                    tally.count(&p);
+                    puts.push(p);
+                    self.posts.insert(source, (listed, card));
+                }
+                Err(d) => problems.push(d),
+            }
+        }
+        for r in resource_results {
+            match r {
+                Ok((source, listed, p)) => {
+                    tally.count(&p);
+                    puts.push(p);
+                    self.resources.insert(source, listed);
+                }
+                Err(d) => problems.push(d),
+            }
+        }
+        tally.rendered += puts.len();
+
+        // Then every shared page, which may list any post.
+        let cards: Vec<&PostCard> = self.posts.values().map(|(_, c)| c).collect();
+        let (pages, feed) = loaded.with_planner(&self.opts, |planner| planner.shared(cards));
+        self.shared = pages.iter().map(Listed::of).collect();
+        tally.rendered += pages.len();
+        let shared_results: Vec<_> = pages.into_par_iter().map(render_put).collect();
+        for r in shared_results {
+            match r {
+                Ok(p) => {
+                    tally.count(&p);
+                    puts.push(p);
+                }
+                Err(d) => problems.push(d),
+            }
+        }
+        let listed = self
+            .posts
+            .values()
+            .map(|(l, _)| l)
+            .chain(self.resources.values())
+            .chain(&self.shared)
+            .filter(|l| l.indexed)
+            .map(|l| (l.path.as_str(), l.lastmod));
+        let sitemap = crate::seo::sitemap(&loaded.base_url, listed);
+        let mut files = loaded.files(&self.opts, &feed);
+        files.push(crate::output::OutputFile {
+            rel: "sitemap.xml".into(),
+            bytes: sitemap.into_bytes(),
+        });
+        for f in files {
+            let p = put(out, known, f.rel, &f.bytes)?;
+            tally.count(&p);
+            puts.push(p);
+        }
+        if !problems.is_empty() {
+            return Err(errors(problems).into());
+        }
+
+        // Remember what is on disk now, and remove what no page or file produces any more.
+        if let Scope::Everything = scope {
+            let produced: HashSet<&str> = puts.iter().map(|p| p.rel.as_str()).collect();
+            let stale: Vec<String> = self
+                .hashes
+                .keys()
+                .filter(|k| !produced.contains(k.as_str()))
+                .cloned()
+                .collect();
+            tally.removed += self.remove(&stale)?;
+            self.hashes.clear();
+        } else {
+            let current: HashSet<&str> = self
+                .posts
+                .values()
+                .map(|(l, _)| l.file.as_str())
+                .chain(self.resources.values().map(|l| l.file.as_str()))
+                .chain(puts.iter().map(|p| p.rel.as_str()))
+                .collect();
+            let stale: Vec<String> = self
+                .hashes
+                .keys()
+                .filter(|k| !current.contains(k.as_str()))
+                .cloned()
+                .collect();
+            drop(current);
+            tally.removed += self.remove(&stale)?;
+        }
+        for p in puts {
+            self.hashes.insert(p.rel, p.hash);
+        }
+        Ok(tally)
+    }
+
+    /// Removes these output files and the folders they leave empty.
+    fn remove(&mut self, rels: &[String]) -> anyhow::Result<usize> {
+        for rel in rels {
+            let path = self.out.join(rel);
+            match fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot remove {}", path.display()));
+                }
+            }
+            self.hashes.remove(rel);
+            let mut dir = path.parent();
+            while let Some(d) = dir.filter(|d| *d != self.out) {
+                if fs::remove_dir(d).is_err() {
+                    break;
+                }
+                dir = d.parent();
+            }
+        }
+        Ok(rels.len())
+    }
+
+    /// After the first render: files in the output folder that this site did not produce.
+    fn prune_unknown_files(&mut self) -> anyhow::Result<usize> {
+        let mut removed = 0;
+        let mut dirs = Vec::new();
+        for entry in WalkDir::new(&self.out).min_depth(1).into_iter().flatten() {
+            if entry.file_type().is_dir() {
+                dirs.push(entry.into_path());
+                continue;
+            }
+            let rel = entry.path().strip_prefix(&self.out).unwrap_or(entry.path());
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            if !self.hashes.contains_key(&rel) {
+                fs::remove_file(entry.path())
+                    .with_context(|| format!("cannot remove stale {}", entry.path().display()))?;
+                removed += 1;
+            }
+        }
+        // Deepest first, so emptied parents go too; a non-empty folder just stays.
+        dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        for d in dirs {
+            let _ = fs::remove_dir(d);
+        }
+        Ok(removed)
+    }
+}
+
+/// The entries of `all` named in `list` with this kind (deleted ones are simply not found).
+fn find<'a, M>(
+    all: &'a [Entry<M>],
+    list: &[(EntryKind, PathBuf)],
+    kind: EntryKind,
+) -> Vec<&'a Entry<M>> {
+    list.iter()
+        .filter(|(k, _)| *k == kind)
+        .filter_map(|(_, rel)| {
+            all.binary_search_by(|e| e.source.as_path().cmp(rel))
+                .ok()
+                .map(|i| &all[i])
+        })
+        .collect()
+}
+
+fn settings_differ(a: &Library, b: &Library) -> bool {
+    serde_json::to_value(&a.settings).ok() != serde_json::to_value(&b.settings).ok()
+}
+
+/// Posts and resources added, removed or changed between two loads of the library.
+fn changed_entries(old: &Library, new: &Library) -> Vec<(EntryKind, PathBuf)> {
+    fn key<M>(e: &Entry<M>) -> (&Path, (&str, &str)) {
+        (e.source.as_path(), (e.yaml.as_str(), e.body.as_str()))
+    }
+    fn diff<M>(
+        kind: EntryKind,
+        a: &[Entry<M>],
+        b: &[Entry<M>],
+        out: &mut Vec<(EntryKind, PathBuf)>,
+    ) {
+        let a: HashMap<_, _> = a.iter().map(key::<M>).collect();
+        let b: HashMap<_, _> = b.iter().map(key::<M>).collect();
+        for (source, text) in &a {
+            if b.get(source) != Some(text) {
+                out.push((kind, source.to_path_buf()));
+            }
+        }
+        for source in b.keys() {
+            if !a.contains_key(source) {
+                out.push((kind, source.to_path_buf()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    diff(EntryKind::Post, &old.blog, &new.blog, &mut out);
+    diff(
+        EntryKind::Resource,
+        &old.resources,
+        &new.resources,
+        &mut out,
+    );
+    out
+}
