@@ -109,7 +109,7 @@ pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
     }
     let library = library_;
 
-    let mut warnings = Vec::new();
+    let mut warnings = library.warnings.clone();
     let fetched = if opts.fetch_videos {
         fetch_videos(&library, root, opts.now, &mut warnings)
     } else {
