@@ -17,7 +17,7 @@ use axum::http::header::{
 use axum::http::{Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any_service, get};
+use axum::routing::get;
 use serde::Deserialize;
 use tower::ServiceExt;
 use tower_http::compression::predicate::{DefaultPredicate, Predicate};
@@ -194,28 +194,39 @@ pub fn router(
                 get(move || reload_events(reloader.clone())),
             );
     }
-    app = match api {
-        Api::None => app,
-        // As a service, not nested: the API's routes already start with /api/, and its own
-        // fallback answers the JSON 404 for any other /api/ path.
-        Api::Mounted(api) => app
-            .route("/api/", any_service(api.clone()))
-            .route("/api/{*rest}", any_service(api)),
-        Api::Forward(addr) => app.merge(crate::forward::router(&addr)),
+    // `/api/*` goes to the API's router as it is: not through a route with a `{*rest}`
+    // parameter, which the API's own `Path` extractors would see as an extra parameter.
+    let api = match api {
+        Api::None => None,
+        Api::Mounted(api) => Some(api),
+        Api::Forward(addr) => Some(crate::forward::router(&addr)),
     };
     let files = Arc::new(Files {
         root,
         rules,
         reloader,
     });
-    app.fallback(move |req: Request| serve_file(files.clone(), req))
-        .layer(
-            CompressionLayer::new()
-                // Brotli's top levels are for files compressed once ahead of time; per request
-                // a low level compresses a page in well under a millisecond.
-                .quality(CompressionLevel::Precise(4))
-                .compress_when(DefaultPredicate::new().and(whole_bodies_only)),
-        )
+    app.fallback(move |req: Request| {
+        let (api, files) = (api.clone(), files.clone());
+        async move {
+            match api {
+                Some(api) if req.uri().path().starts_with("/api/") => {
+                    match api.oneshot(req).await {
+                        Ok(response) => response,
+                        Err(never) => match never {},
+                    }
+                }
+                _ => serve_file(files, req).await,
+            }
+        }
+    })
+    .layer(
+        CompressionLayer::new()
+            // Brotli's top levels are for files compressed once ahead of time; per request
+            // a low level compresses a page in well under a millisecond.
+            .quality(CompressionLevel::Precise(4))
+            .compress_when(DefaultPredicate::new().and(whole_bodies_only)),
+    )
 }
 
 /// A partial answer (a `Range` request) stays as it is: its byte offsets are the file's.

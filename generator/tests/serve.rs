@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ConnectInfo;
+use axum::extract::{ConnectInfo, Path};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse};
 use axum::routing::{get, post};
@@ -301,6 +301,10 @@ fn upstream_api() -> Router {
     Router::new()
         .route("/api/login", post(login))
         .route(
+            "/api/items/{id}",
+            get(|Path(id): Path<String>| async move { format!("item {id}") }),
+        )
+        .route(
             "/api/pay",
             get(|| async { (StatusCode::SEE_OTHER, [("location", "/thanks")]) }),
         )
@@ -327,6 +331,16 @@ async fn the_api_router_is_mounted_in_the_same_server() {
         "{body}"
     );
     assert!(body.ends_with("cookie=old=1;peer=127.0.0.1"), "{body}");
+    let item = c
+        .get(format!("{}/api/items/42", s.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        item.text().await.unwrap(),
+        "item 42",
+        "the API's path parameters"
+    );
     let other = c.get(format!("{}/api/nope", s.url)).send().await.unwrap();
     assert_eq!(other.status(), 404);
     assert_eq!(other.text().await.unwrap(), "no such API route");
