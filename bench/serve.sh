@@ -73,7 +73,7 @@ rps() { wrk -t2 -c"$CONNS" -d"${DURATION}s" "$1" | awk '/Requests\/sec/ { print 
 
 for n in $PAGES; do
   dir=$(corpus "$n")
-  post=$(cd "$dir/site/content/blog" && ls | head -1)
+  post=$(ls "$dir/site/content/blog" | awk 'NR == 1')
   post=${post%.md}
   echo "== $n pages (post: $post)"
 
