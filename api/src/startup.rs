@@ -153,6 +153,12 @@ impl Application {
         self.state.clone()
     }
 
+    /// The routes this application serves (its own and the extensions'), sharing its state:
+    /// `site serve` mounts them in the site's server so `/api/*` needs no proxy hop.
+    pub fn router(&self) -> Router {
+        self.router.clone()
+    }
+
     /// Serves until Ctrl+C or SIGTERM, finishing requests in flight, then stops the worker.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let service = self

@@ -132,6 +132,11 @@ impl LocalApi {
         })
     }
 
+    /// The API's routes (with the stand-ins and mailbox), to serve in another server too.
+    pub fn router(&self) -> axum::Router {
+        self.app.router()
+    }
+
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.app.run_until_stopped().await
     }

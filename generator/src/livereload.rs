@@ -1,84 +1,158 @@
-//! `site serve`'s edit loop: a watcher polls `content/`, `themes/` and `islands/src/` (every
-//! 100 ms: no debounce longer than that, and no dependency on platform file events), rebuilds
-//! when something changed, and tells open browsers over Server-Sent Events to reload.
+//! `site serve`'s edit loop: file events from `content/`, `themes/` and `islands/src/` (the
+//! `notify` crate: inotify, FSEvents or ReadDirectoryChanges), debounced for a few milliseconds
+//! so an editor's save of several files is one rebuild, and a message to open browsers over
+//! Server-Sent Events. Nothing runs while nobody edits: the thread sleeps in the kernel.
+//!
+//! The debounce is the loop below rather than `notify-debouncer-mini` or `-full`: mini cannot
+//! tell reads from writes (inotify reports every open, so a rebuild reading the sources would
+//! start the next rebuild), and full wakes every quarter of its timeout even when idle.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
-use walkdir::WalkDir;
+use notify::{Event, EventKind, RecursiveMode, Watcher};
+use tokio::sync::watch;
+
+/// The folders whose edits change the site.
+pub const WATCHED: [&str; 3] = ["content", "themes", "islands/src"];
+
+/// How long the sources must be quiet before a burst of changes is rebuilt. Editors write a file in a few
+/// milliseconds (often as a temporary file renamed over the old one); 20 ms joins those writes
+/// into one rebuild without adding noticeably to edit → reload.
+pub const DEBOUNCE: Duration = Duration::from_millis(20);
 
 /// The build generation browsers wait on.
-#[derive(Default)]
 pub struct Reloader {
-    generation: Mutex<u64>,
-    changed: Condvar,
+    generation: watch::Sender<u64>,
+}
+
+impl Default for Reloader {
+    fn default() -> Self {
+        Reloader {
+            generation: watch::channel(0).0,
+        }
+    }
 }
 
 impl Reloader {
     pub fn generation(&self) -> u64 {
-        *self.generation.lock().expect("reloader lock")
+        *self.generation.borrow()
     }
 
+    /// A new build is being served: every waiting browser reloads.
     pub fn bump(&self) {
-        *self.generation.lock().expect("reloader lock") += 1;
-        self.changed.notify_all();
+        self.generation.send_modify(|g| *g += 1);
     }
 
-    /// Waits until the generation passes `seen` or `timeout` elapses; returns the current one.
-    pub fn wait_past(&self, seen: u64, timeout: Duration) -> u64 {
-        let guard = self.generation.lock().expect("reloader lock");
-        let (guard, _) = self
-            .changed
-            .wait_timeout_while(guard, timeout, |g| *g <= seen)
-            .expect("reloader lock");
-        *guard
-    }
-}
-
-/// What the watched trees look like: the newest modification and the number of files (so a
-/// deleted file counts as a change too).
-fn fingerprint(dirs: &[PathBuf]) -> (Option<SystemTime>, usize) {
-    let mut newest = None;
-    let mut count = 0;
-    for dir in dirs {
-        for entry in WalkDir::new(dir)
-            .into_iter()
-            .flatten()
-            .filter(|e| e.file_type().is_file())
-        {
-            count += 1;
-            if let Some(t) = entry.metadata().ok().and_then(|m| m.modified().ok()) {
-                newest = newest.max(Some(t));
+    /// Resolves when the generation moves past the one current now.
+    pub fn next_change(&self) -> impl Future<Output = ()> + Send + use<> {
+        let mut rx = self.generation.subscribe();
+        async move {
+            if rx.changed().await.is_err() {
+                // The reloader is gone (the server is stopping): never ask for a reload.
+                std::future::pending::<()>().await;
             }
         }
     }
-    (newest, count)
 }
 
-/// Watches `root`'s sources until the process ends; `rebuild` runs after each change.
-pub fn watch(root: &Path, reloader: Arc<Reloader>, rebuild: impl Fn() -> Result<String, String>) {
-    let dirs: Vec<PathBuf> = ["content", "themes", "islands/src"]
-        .iter()
-        .map(|d| root.join(d))
+/// Files an editor writes beside the real one (swap, backup and lock files): not site changes.
+fn is_editor_scratch(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.starts_with(".#")
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name == "4913" // vim's probe of whether it may write in the folder
+}
+
+/// The paths an event changed; none for a read, which inotify reports too.
+fn written_paths(event: notify::Result<Event>) -> Vec<PathBuf> {
+    match event {
+        Ok(event) if matches!(event.kind, EventKind::Access(_)) => Vec::new(),
+        Ok(event) => event.paths,
+        Err(e) => {
+            eprintln!("warning: watching the sources: {e}");
+            Vec::new()
+        }
+    }
+}
+
+/// The changed paths of one burst of events, sorted and without duplicates or editor scratch.
+fn changed_paths(events: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = events
+        .into_iter()
+        .filter(|p| !is_editor_scratch(p))
         .collect();
-    let mut last = fingerprint(&dirs);
-    loop {
-        std::thread::sleep(Duration::from_millis(100));
-        let now = fingerprint(&dirs);
-        if now == last {
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// Watches `root`'s sources until the process ends. After each burst of changes, `rebuild` gets
+/// the changed paths (absolute, under the canonical root) and returns a one-line summary, or what to fix; browsers reload after a
+/// good rebuild only, so they keep showing the last good build.
+///
+/// `rebuild` is the one place where a change becomes a new site: `site serve` passes a full
+/// rebuild today; an incremental one (re-render only the pages a path touches) plugs in here.
+/// Fails only when the watch cannot start (e.g. the system's inotify limit is reached).
+pub fn watch(
+    root: &Path,
+    reloader: &Reloader,
+    mut rebuild: impl FnMut(&[PathBuf]) -> Result<String, String>,
+) -> anyhow::Result<()> {
+    // Events name absolute paths under the canonical root.
+    let root = &root.canonicalize()?;
+    let (tx, rx) = mpsc::channel::<notify::Result<Event>>();
+    let mut watcher = notify::recommended_watcher(tx)?;
+    for dir in WATCHED.iter().map(|d| root.join(d)).filter(|d| d.is_dir()) {
+        watcher
+            .watch(&dir, RecursiveMode::Recursive)
+            .map_err(|e| anyhow::anyhow!("cannot watch {}: {e}", dir.display()))?;
+    }
+    // Blocks here, using no CPU, until something changes.
+    while let Ok(first) = rx.recv() {
+        let mut paths = written_paths(first);
+        if paths.is_empty() {
+            continue; // a read (the rebuild itself opens every source)
+        }
+        // The burst goes on until the sources have been quiet for DEBOUNCE; changes that
+        // arrived while the last rebuild ran are already queued and join it.
+        loop {
+            match rx.recv_timeout(DEBOUNCE) {
+                Ok(event) => paths.extend(written_paths(event)),
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        }
+        let paths = changed_paths(paths);
+        if paths.is_empty() {
             continue;
         }
-        last = now;
         let started = Instant::now();
-        match rebuild() {
+        match rebuild(&paths) {
             Ok(summary) => {
-                println!("rebuilt in {} ms: {summary}", started.elapsed().as_millis());
+                println!(
+                    "rebuilt in {} ms after {}: {summary}",
+                    started.elapsed().as_millis(),
+                    describe(root, &paths)
+                );
                 reloader.bump();
             }
             // Keep serving the last good build; the error says what to fix.
             Err(e) => eprintln!("rebuild failed (still serving the last good build):\n{e}"),
         }
+    }
+    Ok(())
+}
+
+/// `content/blog/a.md`, or `content/blog/a.md and 2 more`.
+fn describe(root: &Path, paths: &[PathBuf]) -> String {
+    let first = paths[0].strip_prefix(root).unwrap_or(&paths[0]).display();
+    match paths.len() {
+        1 => first.to_string(),
+        n => format!("{first} and {} more", n - 1),
     }
 }
 
@@ -89,33 +163,82 @@ pub const CLIENT_JS: &str =
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
-    #[test]
-    fn waiting_browsers_wake_when_the_generation_moves() {
+    #[tokio::test]
+    async fn waiting_browsers_wake_when_the_generation_moves() {
         let r = Arc::new(Reloader::default());
-        let waiter = {
-            let r = r.clone();
-            std::thread::spawn(move || r.wait_past(0, Duration::from_secs(5)))
-        };
-        std::thread::sleep(Duration::from_millis(50));
+        let waiting = tokio::spawn(r.next_change());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiting.is_finished(), "no change yet");
         r.bump();
-        assert_eq!(waiter.join().unwrap(), 1);
-        assert_eq!(
-            r.wait_past(1, Duration::from_millis(10)),
-            1,
-            "times out without a change"
+        tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .expect("woken by the bump")
+            .unwrap();
+        assert_eq!(r.generation(), 1);
+        let later = r.next_change();
+        assert!(
+            tokio::time::timeout(Duration::from_millis(20), later)
+                .await
+                .is_err(),
+            "a browser that connects after a build waits for the next one"
         );
     }
 
     #[test]
-    fn a_new_deleted_or_edited_file_changes_the_fingerprint() {
+    fn an_edit_a_new_file_and_a_deletion_each_rebuild_with_their_paths() {
         let dir = tempfile::tempdir().unwrap();
-        let dirs = vec![dir.path().to_path_buf()];
-        let empty = fingerprint(&dirs);
-        std::fs::write(dir.path().join("a.md"), "a").unwrap();
-        let one = fingerprint(&dirs);
-        assert_ne!(empty, one);
-        std::fs::remove_file(dir.path().join("a.md")).unwrap();
-        assert_eq!(fingerprint(&dirs).1, 0);
+        let root = dir.path().canonicalize().unwrap();
+        let blog = root.join("content/blog");
+        std::fs::create_dir_all(&blog).unwrap();
+        std::fs::write(blog.join("a.md"), "a").unwrap();
+        let reloader = Arc::new(Reloader::default());
+        let (tx, rx) = mpsc::channel::<Vec<PathBuf>>();
+        {
+            let (root, reloader) = (root.clone(), reloader.clone());
+            std::thread::spawn(move || {
+                watch(&root, &reloader, |paths| {
+                    tx.send(paths.to_vec()).unwrap();
+                    Ok("ok".into())
+                })
+            });
+        }
+        std::thread::sleep(Duration::from_millis(200)); // the watch is set up
+        // Waits for a rebuild that names `path` (a burst may also name its folder).
+        let rebuilt_with = |path: PathBuf| loop {
+            let paths = rx.recv_timeout(Duration::from_secs(5)).expect("a rebuild");
+            assert!(paths.iter().all(|p| !is_editor_scratch(p)), "{paths:?}");
+            if paths.contains(&path) {
+                break;
+            }
+        };
+        std::fs::write(blog.join("a.md"), "edited").unwrap();
+        rebuilt_with(blog.join("a.md"));
+        std::fs::write(blog.join(".b.md.swp"), "scratch").unwrap();
+        std::fs::write(blog.join("b.md"), "new").unwrap();
+        rebuilt_with(blog.join("b.md"));
+        std::fs::remove_file(blog.join("a.md")).unwrap();
+        rebuilt_with(blog.join("a.md"));
+        assert!(
+            reloader.generation() >= 3,
+            "each good rebuild reloads browsers"
+        );
+    }
+
+    #[test]
+    fn editor_scratch_files_are_not_changes() {
+        let paths = changed_paths(
+            [
+                "post.md",
+                ".post.md.swp",
+                "post.md~",
+                ".#post.md",
+                "post.md",
+                "4913",
+            ]
+            .map(PathBuf::from),
+        );
+        assert_eq!(paths, vec![PathBuf::from("post.md")]);
     }
 }

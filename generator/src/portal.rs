@@ -1,64 +1,47 @@
 //! `site serve` runs the API in this same process (the `portal` feature, on by default), so one
 //! command brings up the whole product: the site, the API on embedded SQLite, and from the
-//! `devkit` crate the payment and scheduling stand-ins, the mailbox and the demo accounts. The
-//! API gets its own Tokio runtime on a background thread; the site server forwards `/api/*` to
-//! it as Netlify does in production.
+//! `devkit` crate the payment and scheduling stand-ins, the mailbox and the demo accounts.
+//!
+//! The API's router is mounted in the site server's own router (`/api/*` is a function call,
+//! not a hop). The API also keeps its own port: the stand-ins live at that origin, as they
+//! would on another host, and the API calls them there over real HTTP.
 
 use std::path::Path;
-use std::sync::mpsc;
 
 use api::domain::accounts::Role;
 use devkit::local::{DEMO_ACCOUNTS, LocalApi};
 
-/// What `site serve` prints about the API it started.
+/// A started API: what `site serve` mounts and prints.
 pub struct Started {
-    /// `127.0.0.1:port`, for the site server's `/api/*` forwarding.
+    /// `127.0.0.1:port`, the API's own address (the stand-ins' origin).
     pub addr: String,
     pub summary: String,
+    /// The API's routes, to mount under `/api/` in the site server.
+    pub router: axum::Router,
+    api: LocalApi,
 }
 
-/// Starts the API for the site at `site_origin`; returns once it listens (or failed to start).
-pub fn start_api(root: &Path, site_origin: &str) -> anyhow::Result<Started> {
-    let (tx, rx) = mpsc::channel();
-    let (root, site) = (root.canonicalize()?, site_origin.to_string());
-    std::thread::Builder::new()
-        .name("api".into())
-        .spawn(move || {
-            let runtime = match tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-            {
-                Ok(r) => r,
-                Err(e) => return drop(tx.send(Err(anyhow::Error::from(e)))),
-            };
-            runtime.block_on(async move {
-                match LocalApi::start(&root, &site).await {
-                    Ok(api) => {
-                        let _ = tx.send(Ok(Started {
-                            addr: api.addr.to_string(),
-                            summary: summary(&api, &site),
-                        }));
-                        // The API stops on Ctrl+C or SIGTERM, after finishing its requests and
-                        // background jobs; the site has nothing to finish, so the process ends.
-                        let code = match api.run_until_stopped().await {
-                            Ok(()) => 0,
-                            Err(e) => {
-                                eprintln!("error: the API stopped: {e}");
-                                1
-                            }
-                        };
-                        std::process::exit(code);
-                    }
-                    Err(e) => drop(tx.send(Err(e))),
-                }
-            });
-        })?;
-    rx.recv()
-        .map_err(|_| anyhow::anyhow!("the API thread ended before it started"))?
-        .map_err(|e| e.context("cannot start the API"))
+impl Started {
+    /// Serves the API's own port and runs its background jobs until Ctrl+C or SIGTERM, then
+    /// finishes its requests and jobs.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.api.run_until_stopped().await
+    }
 }
 
+/// Starts the API for the site at `site_origin` on the current Tokio runtime.
+pub async fn start_api(root: &Path, site_origin: &str) -> anyhow::Result<Started> {
+    let root = root.canonicalize()?;
+    let api = LocalApi::start(&root, site_origin)
+        .await
+        .map_err(|e| e.context("cannot start the API"))?;
+    Ok(Started {
+        addr: api.addr.to_string(),
+        summary: summary(&api, site_origin),
+        router: api.router(),
+        api,
+    })
+}
 fn summary(api: &LocalApi, site: &str) -> String {
     let mut lines = vec![
         format!("  Site:      {site}"),

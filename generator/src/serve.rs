@@ -1,13 +1,30 @@
 //! `site serve`: serves the built site on localhost the way Netlify serves it in production —
 //! clean URLs (`/about` → `about/index.html`), the `[[redirects]]` of `netlify.toml` applied
-//! only when no file matches, and `404.html` for anything else.
+//! only when no file matches, its `[[headers]]`, and `404.html` for anything else — on axum and
+//! tower-http, with the API mounted in the same router (see [`router`]).
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
 
 use anyhow::Context;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::header::{
+    ALLOW, CACHE_CONTROL, CONTENT_RANGE, CONTENT_TYPE, ETAG, HeaderName, IF_NONE_MATCH, LOCATION,
+};
+use axum::http::{Extensions, HeaderMap, HeaderValue, Method, StatusCode, Version};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use serde::Deserialize;
+use tower::ServiceExt;
+use tower_http::compression::predicate::{DefaultPredicate, Predicate};
+use tower_http::compression::{CompressionLayer, CompressionLevel};
+use tower_http::services::ServeFile;
+
+use crate::livereload::Reloader;
 
 #[derive(Debug, Clone, Deserialize)]
 pub struct Redirect {
@@ -128,207 +145,209 @@ pub fn resolve(root: &Path, redirects: &[Redirect], url_path: &str) -> Resolved 
     }
 }
 
-fn content_type(path: &Path) -> &'static str {
-    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "html" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "json" => "application/json",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "webp" => "image/webp",
-        "pdf" => "application/pdf",
-        "xml" => "application/xml; charset=utf-8",
-        "txt" => "text/plain; charset=utf-8",
-        "woff2" => "font/woff2",
-        _ => "application/octet-stream",
-    }
+/// Where `/api/*` goes.
+pub enum Api {
+    /// Nowhere: the site alone (a `site` built without the portal feature).
+    None,
+    /// The API's own router, served by this same server: no hop, no extra connection.
+    Mounted(Router),
+    /// An API already running at `host:port`, forwarded to as Netlify's proxy does.
+    Forward(String),
 }
 
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(&s[i + 1..(i + 3).min(s.len())], 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// Forwards one request to the API (as Netlify's `/api/*` proxy does in production) and copies
-/// the answer back. `Connection: close` keeps it to one exchange per connection.
-fn proxy(
-    stream: &mut TcpStream,
-    reader: &mut BufReader<TcpStream>,
-    api: &str,
-    request_line: &str,
-    headers: &[String],
-) -> std::io::Result<()> {
-    use std::io::Read;
-    let mut upstream = TcpStream::connect(api)?;
-    let mut head = request_line.to_string();
-    let mut length = 0usize;
-    for h in headers {
-        let lower = h.to_ascii_lowercase();
-        if lower.starts_with("connection:") {
-            continue;
-        }
-        if let Some(v) = lower.strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-        head.push_str(h);
-    }
-    head.push_str("Connection: close\r\n\r\n");
-    upstream.write_all(head.as_bytes())?;
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
-    upstream.write_all(&body)?;
-    std::io::copy(&mut upstream, stream)?;
-    Ok(())
-}
-
-fn handle(
-    mut stream: TcpStream,
-    root: &Path,
-    rules: &NetlifyToml,
-    api: Option<&str>,
-    reloader: Option<&crate::livereload::Reloader>,
-) -> std::io::Result<()> {
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    let mut headers = Vec::new();
-    loop {
-        let mut header = String::new();
-        if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
-            break;
-        }
-        headers.push(header);
-    }
-    let mut parts = request_line.split_whitespace();
-    let method = parts.next().unwrap_or("");
-    let target = parts.next().unwrap_or("/");
-    if let Some(api) = api
-        && target.starts_with("/api/")
-    {
-        return match proxy(&mut stream, &mut reader, api, &request_line, &headers) {
-            Ok(()) => Ok(()),
-            Err(_) => {
-                let body = r#"{"error":{"code":"bad_gateway","message":"The API is not running"}}"#;
-                write!(
-                    stream,
-                    "HTTP/1.1 502 Bad Gateway\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                )
-            }
-        };
-    }
-    if method != "GET" && method != "HEAD" {
-        let body = "method not allowed";
-        return write!(
-            stream,
-            "HTTP/1.1 405 Method Not Allowed\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-            body.len()
-        );
-    }
-    let url_path = percent_decode(target.split(['?', '#']).next().unwrap_or("/"));
-    if let Some(reloader) = reloader {
-        if url_path == "/__livereload.js" {
-            let js = crate::livereload::CLIENT_JS;
-            return write!(
-                stream,
-                "HTTP/1.1 200 OK\r\ncontent-type: text/javascript\r\ncontent-length: {}\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n{js}",
-                js.len()
-            );
-        }
-        if url_path == "/__livereload" {
-            // Server-Sent Events: one message when the build changes; comments keep it open.
-            write!(
-                stream,
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n"
-            )?;
-            let seen = reloader.generation();
-            loop {
-                if reloader.wait_past(seen, std::time::Duration::from_secs(15)) > seen {
-                    return stream.write_all(b"data: reload\n\n");
-                }
-                stream.write_all(b": ping\n\n")?;
-            }
-        }
-    }
-    // netlify.toml's headers (the CSP among them), but no long caching: edits must show.
-    let extra: String = rules
-        .headers_for(&url_path)
-        .into_iter()
-        .filter(|(k, _)| !k.eq_ignore_ascii_case("cache-control"))
-        .map(|(k, v)| format!("{k}: {v}\r\n"))
-        .collect();
-    match resolve(root, &rules.redirects, &url_path) {
-        Resolved::Redirect { location, status } => write!(
-            stream,
-            "HTTP/1.1 {status} Redirect\r\nlocation: {location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-        ),
-        Resolved::File { path, status } => {
-            let mut body = std::fs::read(&path).unwrap_or_else(|_| b"Not found".to_vec());
-            if reloader.is_some() && path.extension().is_some_and(|e| e == "html") {
-                let html = String::from_utf8_lossy(&body).replacen(
-                    "</head>",
-                    "<script type=\"module\" src=\"/__livereload.js\"></script></head>",
-                    1,
-                );
-                body = html.into_bytes();
-            }
-            write!(
-                stream,
-                "HTTP/1.1 {status} {}\r\ncontent-type: {}\r\ncontent-length: {}\r\ncache-control: no-cache\r\n{extra}connection: close\r\n\r\n",
-                if status == 200 { "OK" } else { "Not Found" },
-                content_type(&path),
-                body.len()
-            )?;
-            if method == "GET" {
-                stream.write_all(&body)?;
-            }
-            Ok(())
-        }
-    }
-}
-
-/// Serves `root` until the process ends, one thread per connection, with netlify.toml's
-/// redirects and headers; `/api/*` goes to `api` (`host:port`) when given.
-pub fn serve(
-    listener: TcpListener,
+/// The output folder and what governs serving it.
+struct Files {
     root: PathBuf,
-    mut rules: NetlifyToml,
-    api: Option<String>,
-    reloader: Option<std::sync::Arc<crate::livereload::Reloader>>,
-) -> anyhow::Result<()> {
-    if let Some(api) = &api {
-        rules.allow_frames_from(&format!("http://{api}"));
-    }
-    let shared = std::sync::Arc::new((root, rules, api, reloader));
-    for stream in listener.incoming().flatten() {
-        let shared = shared.clone();
-        std::thread::spawn(move || {
-            let _ = handle(
-                stream,
-                &shared.0,
-                &shared.1,
-                shared.2.as_deref(),
-                shared.3.as_deref(),
+    rules: NetlifyToml,
+    reloader: Option<Arc<Reloader>>,
+}
+
+/// The whole local server: the files of `root` as Netlify serves them (clean URLs, redirects
+/// only when no file matches, headers, 404.html), gzip or brotli as the browser accepts,
+/// `/api/*` as `api` says, and with a `reloader` the live-reload script and event stream.
+/// Serve it with connect info (`into_make_service_with_connect_info::<SocketAddr>`): the API
+/// reads the client's address from it.
+pub fn router(
+    root: PathBuf,
+    rules: NetlifyToml,
+    api: Api,
+    reloader: Option<Arc<Reloader>>,
+) -> Router {
+    let mut app = Router::new();
+    if let Some(reloader) = &reloader {
+        let reloader = reloader.clone();
+        app = app
+            .route(
+                "/__livereload.js",
+                get(|| async {
+                    (
+                        [
+                            (CONTENT_TYPE, "text/javascript"),
+                            (CACHE_CONTROL, "no-cache"),
+                        ],
+                        crate::livereload::CLIENT_JS,
+                    )
+                }),
+            )
+            .route(
+                "/__livereload",
+                get(move || reload_events(reloader.clone())),
             );
-        });
     }
-    Ok(())
+    // `/api/*` goes to the API's router as it is: not through a route with a `{*rest}`
+    // parameter, which the API's own `Path` extractors would see as an extra parameter.
+    let api = match api {
+        Api::None => None,
+        Api::Mounted(api) => Some(api),
+        Api::Forward(addr) => Some(crate::forward::router(&addr)),
+    };
+    let files = Arc::new(Files {
+        root,
+        rules,
+        reloader,
+    });
+    app.fallback(move |req: Request| {
+        let (api, files) = (api.clone(), files.clone());
+        async move {
+            match api {
+                Some(api) if req.uri().path().starts_with("/api/") => {
+                    match api.oneshot(req).await {
+                        Ok(response) => response,
+                        Err(never) => match never {},
+                    }
+                }
+                _ => serve_file(files, req).await,
+            }
+        }
+    })
+    .layer(
+        CompressionLayer::new()
+            // Brotli's top levels are for files compressed once ahead of time; per request
+            // a low level compresses a page in well under a millisecond.
+            .quality(CompressionLevel::Precise(4))
+            .compress_when(DefaultPredicate::new().and(whole_bodies_only)),
+    )
+}
+
+/// A partial answer (a `Range` request) stays as it is: its byte offsets are the file's.
+fn whole_bodies_only(status: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions) -> bool {
+    status != StatusCode::PARTIAL_CONTENT && !headers.contains_key(CONTENT_RANGE)
+}
+
+/// Server-Sent Events: one `reload` message when the build changes, then the stream ends;
+/// comments every 15 s keep the connection open meanwhile.
+async fn reload_events(
+    reloader: Arc<Reloader>,
+) -> Sse<impl futures_util::Stream<Item = Result<Event, std::convert::Infallible>>> {
+    let change = reloader.next_change();
+    let stream = futures_util::stream::once(async move {
+        change.await;
+        Ok(Event::default().data("reload"))
+    });
+    Sse::new(stream).keep_alive(
+        KeepAlive::new()
+            .interval(Duration::from_secs(15))
+            .text("ping"),
+    )
+}
+
+/// An entity tag from the file's length and modification time: `site build` leaves unchanged
+/// files untouched, so a page keeps its tag across rebuilds until its bytes change.
+fn entity_tag(meta: &std::fs::Metadata) -> Option<HeaderValue> {
+    let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
+    HeaderValue::from_str(&format!("\"{:x}-{:x}\"", meta.len(), modified.as_nanos())).ok()
+}
+
+/// True when the browser's copy (`If-None-Match`) is `tag`.
+fn browser_has(req_headers: &HeaderMap, tag: &HeaderValue) -> bool {
+    req_headers
+        .get_all(IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == "*" || t.as_bytes() == tag.as_bytes())
+}
+
+async fn serve_file(files: Arc<Files>, req: Request) -> Response {
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(ALLOW, "GET, HEAD")],
+            "method not allowed",
+        )
+            .into_response();
+    }
+    let raw_path = req.uri().path();
+    let url_path = percent_encoding::percent_decode_str(raw_path)
+        .decode_utf8_lossy()
+        .into_owned();
+    let (path, status) = match resolve(&files.root, &files.rules.redirects, &url_path) {
+        Resolved::Redirect { location, status } => {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::FOUND);
+            return (status, [(LOCATION, location)]).into_response();
+        }
+        Resolved::File { path, status } => (path, status),
+    };
+    let mut response = match file_response(&files, &path, status, req).await {
+        Ok(r) => r,
+        Err(_) => (StatusCode::NOT_FOUND, "Not found").into_response(),
+    };
+    // netlify.toml's headers (the CSP among them), but no long caching: edits must show, and
+    // with the entity tag an unchanged file costs the browser a 304.
+    let headers = response.headers_mut();
+    for (name, value) in files.rules.headers_for(&url_path) {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&value),
+        ) {
+            headers.insert(name, value);
+        }
+    }
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+/// The file at `path` with `status`: HTML with the live-reload script read and sent whole; any
+/// other file through tower-http's `ServeFile` (HEAD, `Range`, `If-Modified-Since`).
+async fn file_response(
+    files: &Files,
+    path: &Path,
+    status: u16,
+    req: Request,
+) -> std::io::Result<Response> {
+    let meta = tokio::fs::metadata(path).await?;
+    let tag = entity_tag(&meta);
+    if status == 200
+        && let Some(tag) = &tag
+        && browser_has(req.headers(), tag)
+    {
+        return Ok((StatusCode::NOT_MODIFIED, [(ETAG, tag.clone())]).into_response());
+    }
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    let is_html = path.extension().is_some_and(|e| e == "html");
+    let mut response = if is_html && files.reloader.is_some() {
+        let html = tokio::fs::read_to_string(path).await?;
+        let html = html.replacen(
+            "</head>",
+            "<script type=\"module\" src=\"/__livereload.js\"></script></head>",
+            1,
+        );
+        (status, [(CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()
+    } else {
+        let mut r = match ServeFile::new(path).oneshot(req).await {
+            Ok(r) => r.map(Body::new),
+            Err(never) => match never {},
+        };
+        if status != StatusCode::OK && r.status() == StatusCode::OK {
+            *r.status_mut() = status;
+        }
+        r
+    };
+    if let Some(tag) = tag {
+        response.headers_mut().insert(ETAG, tag);
+    }
+    Ok(response)
 }
 
 #[cfg(test)]

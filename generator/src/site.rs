@@ -210,7 +210,7 @@ fn load(opts: &Options) -> Result<Loaded, SiteErrors> {
     if let Some(url) = &opts.base_url {
         library.settings.base_url = url.clone();
     }
-    let mut warnings = Vec::new();
+    let mut warnings = library.warnings.clone();
     let fetched = if opts.fetch_videos {
         fetch_videos(&library, root, opts.now, &mut warnings)
     } else {

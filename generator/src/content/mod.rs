@@ -3,6 +3,9 @@
 
 mod reload;
 mod validate;
+mod walk;
+
+pub use walk::MAX_MARKDOWN_BYTES;
 
 pub use reload::EntryKind;
 
@@ -97,6 +100,8 @@ pub const LEGAL_PAGES: [&str; 5] = [
 #[derive(Debug, Clone)]
 pub struct Library {
     pub root: PathBuf,
+    /// What builds but deserves a look (e.g. a Markdown file over [`MAX_MARKDOWN_BYTES`]).
+    pub warnings: Vec<String>,
     pub settings: Settings,
     pub services: Vec<Entry<ServiceMeta>>,
     pub resources: Vec<Entry<ResourceMeta>>,
@@ -144,7 +149,7 @@ fn load_list<T: DeserializeOwned + Send>(
     rel: &str,
 ) -> Result<ListFile<T>, Diagnostic> {
     let rel = PathBuf::from(rel);
-    if !root.join(&rel).exists() {
+    if !walk::is_present(&root.join(&rel)) {
         return Ok(ListFile {
             source: rel,
             ..Default::default()
@@ -159,27 +164,18 @@ fn load_list<T: DeserializeOwned + Send>(
     })
 }
 
-/// The `.md` files directly inside `content/<dir>`, sorted for stable output.
-fn markdown_files(root: &Path, dir: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(root.join("content").join(dir))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "md") && p.is_file())
-        .filter_map(|p| p.strip_prefix(root).ok().map(Path::to_path_buf))
-        .collect();
-    files.sort();
-    files
-}
-
 /// Loads a folder of Markdown entries in parallel, collecting every error.
 fn load_dir<M: DeserializeOwned + Send>(
     root: &Path,
     dir: &str,
     errors: &Mutex<Diagnostics>,
+    warnings: &Mutex<Vec<String>>,
 ) -> Vec<Entry<M>> {
-    let results: Vec<_> = markdown_files(root, dir)
+    let found = walk::markdown_files(root, dir);
+    errors.lock().unwrap().extend(found.problems);
+    warnings.lock().unwrap().extend(found.warnings);
+    let results: Vec<_> = found
+        .files
         .par_iter()
         .map(|rel| load_entry::<M>(root, rel))
         .collect();
@@ -197,6 +193,7 @@ impl Library {
     /// Loads and validates the whole of `<root>/content`. Returns every problem found.
     pub fn load(root: &Path) -> Result<Library, Diagnostics> {
         let errors = Mutex::new(Diagnostics::default());
+        let warnings = Mutex::new(Vec::new());
         let err = |d: Diagnostic| errors.lock().unwrap().push(d);
         let settings_rel = PathBuf::from("content/settings.yaml");
         if !root.join("content").is_dir() {
@@ -219,8 +216,8 @@ impl Library {
                     },
                     || {
                         rayon::join(
-                            || load_dir::<ServiceMeta>(root, "services", &errors),
-                            || load_dir::<ResourceMeta>(root, "resources", &errors),
+                            || load_dir::<ServiceMeta>(root, "services", &errors, &warnings),
+                            || load_dir::<ResourceMeta>(root, "resources", &errors, &warnings),
                         )
                     },
                 )
@@ -229,8 +226,8 @@ impl Library {
                 rayon::join(
                     || {
                         rayon::join(
-                            || load_dir::<BlogPostMeta>(root, "blog", &errors),
-                            || load_dir::<EventMeta>(root, "events", &errors),
+                            || load_dir::<BlogPostMeta>(root, "blog", &errors, &warnings),
+                            || load_dir::<EventMeta>(root, "events", &errors, &warnings),
                         )
                     },
                     || rayon::join(|| load_about(root, &errors), || load_legal(root, &errors)),
@@ -260,6 +257,7 @@ impl Library {
         };
         let library = Library {
             root: root.to_path_buf(),
+            warnings: warnings.into_inner().unwrap(),
             settings,
             services,
             resources,
@@ -284,7 +282,7 @@ impl Library {
 
 fn load_about(root: &Path, errors: &Mutex<Diagnostics>) -> Option<Entry<AboutMeta>> {
     let rel = PathBuf::from("content/pages/about.md");
-    if !root.join(&rel).exists() {
+    if !walk::is_present(&root.join(&rel)) {
         return None;
     }
     load_entry(root, &rel)
@@ -297,7 +295,7 @@ fn load_legal(root: &Path, errors: &Mutex<Diagnostics>) -> Vec<LegalDoc> {
     for name in LEGAL_PAGES {
         let en_rel = PathBuf::from(format!("content/legal/{name}.md"));
         let ar_rel = PathBuf::from(format!("content/legal/{name}.ar.md"));
-        if !root.join(&en_rel).exists() {
+        if !walk::is_present(&root.join(&en_rel)) {
             errors.lock().unwrap().push(
                 Diagnostic::new(&en_rel, format!("the page /{name} has no content")).hint(format!(
                     "create {} with a `title:` front matter",
@@ -307,10 +305,8 @@ fn load_legal(root: &Path, errors: &Mutex<Diagnostics>) -> Vec<LegalDoc> {
             continue;
         }
         let en = load_entry::<LegalMeta>(root, &en_rel);
-        let ar = root
-            .join(&ar_rel)
-            .exists()
-            .then(|| load_entry::<LegalMeta>(root, &ar_rel));
+        let ar =
+            walk::is_present(&root.join(&ar_rel)).then(|| load_entry::<LegalMeta>(root, &ar_rel));
         match (en, ar.transpose()) {
             (Ok(mut en), Ok(ar)) => {
                 en.slug = name.to_string();

@@ -143,6 +143,7 @@ impl Library {
             videos: ListFile::default(),
             faqs: ListFile::default(),
             packages: ListFile::default(),
+            warnings: Vec::new(),
         };
         super::validate::validate(&just_these)
     }

@@ -1,0 +1,157 @@
+//! `site serve`: build, start the API in this process (or forward to one), serve the output
+//! folder like production on one Tokio runtime, and rebuild and reload browsers on edits.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context;
+use generator::livereload::{self, Reloader};
+use generator::serve::{self, Api};
+use generator::site;
+
+pub fn run(root: &Path, port: u16, drafts: bool, api: Option<String>) -> anyhow::Result<()> {
+    let out = root.join("public");
+    let base_url = format!("http://127.0.0.1:{port}");
+    let options = {
+        let (root, base_url) = (root.to_path_buf(), base_url.clone());
+        move || site::Options {
+            drafts,
+            base_url: Some(base_url.clone()),
+            ..site::Options::new(&root)
+        }
+    };
+    let (live, report) = site::LiveSite::load(options(), &out)?;
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
+    let mut rules = serve::NetlifyToml::load(&root.join("netlify.toml"))?;
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port))
+        .with_context(|| format!("cannot listen on port {port}; is it in use? Try --port"))?;
+    listener.set_nonblocking(true)?;
+    println!("built {} pages into {}", report.pages, out.display());
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let (mount, api_addr, in_process) = match api {
+            Some(addr) => {
+                let addr = addr
+                    .trim_start_matches("http://")
+                    .trim_end_matches('/')
+                    .to_string();
+                (Api::Forward(addr.clone()), Some(addr), None)
+            }
+            None => start_api(root, &base_url).await?,
+        };
+        // The stand-ins (the scheduler framed on /book-session) live on the API's own origin.
+        if let Some(addr) = &api_addr {
+            rules.allow_frames_from(&format!("http://{addr}"));
+        }
+        let reloader = Arc::new(Reloader::default());
+        watch_and_rebuild(root, live, reloader.clone(), options);
+        println!("serving {base_url} (Ctrl+C to stop)");
+        let app = serve::router(out, rules, mount, Some(reloader));
+        let server = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        );
+        match in_process {
+            // The API stops on Ctrl+C or SIGTERM after finishing its requests and background
+            // jobs; the site has nothing to finish, so the process ends with it.
+            #[cfg(feature = "portal")]
+            Some(api) => tokio::select! {
+                r = api.run_until_stopped() => r.context("the API stopped")?,
+                r = server => r?,
+            },
+            _ => tokio::select! {
+                r = server => r?,
+                _ = tokio::signal::ctrl_c() => {},
+                _ = terminated() => {},
+            },
+        }
+        anyhow::Ok(())
+    })
+}
+
+/// The edit loop on a thread of its own. The loaded site stays in memory (`LiveSite`): an
+/// edit re-renders only the pages it can show and writes only the files whose bytes changed
+/// (links unchecked, so a half-written link does not stop the preview). An islands' source
+/// edit reloads the whole site, which rebuilds the islands.
+fn watch_and_rebuild(
+    root: &Path,
+    mut live: site::LiveSite,
+    reloader: Arc<Reloader>,
+    options: impl Fn() -> site::Options + Send + 'static,
+) {
+    let root = root.to_path_buf();
+    // The watcher names absolute paths under the canonical root.
+    let islands = root
+        .canonicalize()
+        .unwrap_or_else(|_| root.clone())
+        .join("islands");
+    std::thread::spawn(move || {
+        let out = root.join("public");
+        let rebuild = |changed: &[PathBuf]| {
+            let result = if changed
+                .iter()
+                .any(|p| p.starts_with(&islands) || p.starts_with("islands"))
+            {
+                site::LiveSite::load(options(), &out).map(|(fresh, r)| {
+                    live = fresh;
+                    format!("{} pages, {} files written", r.pages, r.stats.written)
+                })
+            } else {
+                live.apply(changed)
+            };
+            result.map_err(|e| format!("{e:#}"))
+        };
+        if let Err(e) = livereload::watch(&root, &reloader, rebuild) {
+            eprintln!("warning: edits will not rebuild the site: {e:#}");
+        }
+    });
+}
+
+async fn terminated() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match signal(SignalKind::terminate()) {
+        Ok(mut s) => drop(s.recv().await),
+        Err(_) => std::future::pending().await,
+    }
+}
+
+#[cfg(not(unix))]
+async fn terminated() {
+    std::future::pending().await
+}
+
+/// The API running in this process: its routes are mounted, and it serves its own port (the
+/// stand-ins' origin) until stopped. Nothing without the portal feature.
+#[cfg(feature = "portal")]
+type InProcess = generator::portal::Started;
+#[cfg(not(feature = "portal"))]
+type InProcess = std::convert::Infallible;
+
+/// Starts the API in this process; prints where everything is.
+#[cfg(feature = "portal")]
+async fn start_api(
+    root: &Path,
+    site: &str,
+) -> anyhow::Result<(Api, Option<String>, Option<InProcess>)> {
+    let api = generator::portal::start_api(root, site).await?;
+    println!("\n{}\n", api.summary);
+    Ok((
+        Api::Mounted(api.router.clone()),
+        Some(api.addr.clone()),
+        Some(api),
+    ))
+}
+
+#[cfg(not(feature = "portal"))]
+async fn start_api(_: &Path, _: &str) -> anyhow::Result<(Api, Option<String>, Option<InProcess>)> {
+    eprintln!("note: this `site` was built without the portal feature; /api/* is not served");
+    Ok((Api::None, None, None))
+}

@@ -1,0 +1,109 @@
+//! `site build` refuses what would ship broken: Netlify runs it, so a broken internal link or
+//! anchor, a symbolic link loop or an unreadable entry fails the build (and writes nothing),
+//! and an oversized content file is named in a warning.
+
+mod common;
+
+use std::process::{Command, Output};
+
+use common::TestSite;
+
+fn build(site: &TestSite) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_site"))
+        .arg("--root")
+        .arg(site.root())
+        .arg("build")
+        .env_remove("YOUTUBE_API_KEY")
+        .env_remove("API_ORIGIN")
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const POST: &str = "---\ntitle: Second Post\ncategory: Leadership\ncreated_at: 2026-01-11\n---\n\n";
+
+#[test]
+fn a_broken_link_or_anchor_fails_the_build_with_its_page_and_writes_nothing() {
+    let s = TestSite::new(Some("broken-link"));
+    let out = build(&s);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("found 2 problems"), "{err}");
+    assert!(
+        err.contains("content/blog/first-post.md")
+            && err.contains("`/programmes` on /blog/first-post leads nowhere"),
+        "{err}"
+    );
+    assert!(err.contains("/faq#no-such-question"), "{err}");
+    assert!(!s.root().join("public").exists(), "nothing is published");
+}
+
+#[test]
+fn the_same_site_with_its_links_fixed_builds() {
+    let s = TestSite::new(Some("broken-link"));
+    s.write(
+        "content/blog/first-post.md",
+        &format!("{POST}See [the home page](/)."),
+    );
+    let out = build(&s);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(s.root().join("public/blog/first-post/index.html").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symbolic_link_loop_in_content_fails_the_build_naming_it() {
+    let s = TestSite::new(None);
+    s.write("content/blog/first-post.md", &format!("{POST}Hello."));
+    let blog = s.root().join("content/blog");
+    std::os::unix::fs::symlink(blog.join("b.md"), blog.join("a.md")).unwrap();
+    std::os::unix::fs::symlink(blog.join("a.md"), blog.join("b.md")).unwrap();
+    let out = build(&s);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("content/blog/a.md"), "{err}");
+    assert!(err.contains("content/blog/b.md"), "{err}");
+    assert!(err.to_lowercase().contains("symbolic link"), "{err}");
+    assert!(!s.root().join("public").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_nothing_is_an_unreadable_entry_named_in_the_error() {
+    let s = TestSite::new(None);
+    std::fs::create_dir_all(s.root().join("content/resources")).unwrap();
+    std::os::unix::fs::symlink(
+        s.root().join("elsewhere/guide.md"),
+        s.root().join("content/resources/guide.md"),
+    )
+    .unwrap();
+    let out = build(&s);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("content/resources/guide.md: cannot read the file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_oversized_content_file_builds_with_a_warning_naming_it() {
+    let s = TestSite::new(None);
+    let paragraph = "A long paragraph of words that goes on. ".repeat(30);
+    let body = format!("{paragraph}\n\n").repeat(1_000); // about 1.2 MB
+    assert!(body.len() as u64 > generator::content::MAX_MARKDOWN_BYTES);
+    s.write("content/blog/huge.md", &format!("{POST}{body}"));
+    s.write("content/blog/small.md", &format!("{POST}Short."));
+    let out = build(&s);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: content/blog/huge.md is 1.2 MB, over the 1 MB"),
+        "{err}"
+    );
+    assert!(!err.contains("small.md"), "{err}");
+    assert!(s.root().join("public/blog/huge/index.html").exists());
+}
