@@ -10,6 +10,7 @@
 
 pub mod assets;
 pub mod content;
+pub mod images;
 pub mod islands;
 pub mod links;
 pub mod livereload;

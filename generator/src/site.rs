@@ -12,7 +12,7 @@ use crate::content::Library;
 use crate::diagnostics::{Diagnostics, SiteErrors};
 use crate::output::{OutputFile, WriteStats, write_site};
 use crate::render::{self, RenderedPage};
-use crate::{islands, links, seo, templates, youtube};
+use crate::{images, islands, links, seo, templates, youtube};
 
 pub const THEME: &str = "default";
 
@@ -73,10 +73,16 @@ pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
         .map(Arc::new);
     let (library, assets) = rayon::join(
         || Library::load(root),
-        || AssetMap::load(&theme.join("assets"), &root.join("content/static")),
+        || {
+            AssetMap::load(&theme.join("assets"), &root.join("content/static")).and_then(|mut a| {
+                let images = images::process(&mut a, &root.join(images::CACHE_DIR))?;
+                Ok((a, Arc::new(images)))
+            })
+        },
     );
+    let image_set = assets.as_ref().ok().map(|(_, i)| i.clone());
     let assets = assets
-        .map(|mut a| {
+        .map(|(mut a, _)| {
             // esbuild names its files by content already: published as they are.
             for (path, file) in islands.iter().flat_map(|m| m.files()) {
                 if let Ok(bytes) = std::fs::read(&file) {
@@ -97,6 +103,10 @@ pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
     };
     let tera = assets.as_ref().and_then(|a| {
         templates::load(&theme.join("templates"), a.clone(), islands.clone())
+            .map(|mut t| {
+                images::register(&mut t, image_set.clone().unwrap_or_default());
+                t
+            })
             .map_err(|d| problems.push(d))
             .ok()
     });
