@@ -82,7 +82,7 @@ pub fn process(assets: &mut AssetMap, cache: &Path) -> Result<Images, Diagnostic
     fs::create_dir_all(cache).map_err(|e| {
         Diagnostic::new(cache, format!("cannot create the image cache folder: {e}"))
     })?;
-    let results: Vec<Result<(String, Image, Vec<(String, Vec<u8>)>, usize), Diagnostic>> = assets
+    let results: Vec<Result<(String, Processed), Diagnostic>> = assets
         .assets
         .par_iter()
         .filter(|a| is_raster(&a.path) || a.path.ends_with(".svg"))
@@ -95,21 +95,26 @@ pub fn process(assets: &mut AssetMap, cache: &Path) -> Result<Images, Diagnostic
                     height,
                     variants: Vec::new(),
                 };
-                return Ok((a.path.clone(), image, Vec::new(), 0));
+                let done = Processed {
+                    image,
+                    files: Vec::new(),
+                    encoded: 0,
+                };
+                return Ok((a.path.clone(), done));
             }
-            let (image, files, encoded) = responsive(&a.url, &a.bytes, cache)
+            let done = responsive(&a.url, &a.bytes, cache)
                 .map_err(|e| Diagnostic::new(&a.path, format!("cannot process the image: {e}")))?;
-            Ok((a.path.clone(), image, files, encoded))
+            Ok((a.path.clone(), done))
         })
         .collect();
     let mut images = Images::default();
     for result in results {
-        let (path, image, files, encoded) = result?;
-        for (url, bytes) in files {
+        let (path, done) = result?;
+        for (url, bytes) in done.files {
             assets.add_verbatim(&url, bytes);
         }
-        images.encoded += encoded;
-        images.by_path.insert(path, image);
+        images.encoded += done.encoded;
+        images.by_path.insert(path, done.image);
     }
     Ok(images)
 }
@@ -125,9 +130,15 @@ pub fn widths_for(width: u32) -> Vec<u32> {
     out
 }
 
-type Encoded = (Image, Vec<(String, Vec<u8>)>, usize);
+/// One source image, done: its description, its WebP copies `(url, bytes)`, and how many of
+/// them were encoded now rather than read from the cache.
+struct Processed {
+    image: Image,
+    files: Vec<(String, Vec<u8>)>,
+    encoded: usize,
+}
 
-fn responsive(url: &str, bytes: &[u8], cache: &Path) -> anyhow::Result<Encoded> {
+fn responsive(url: &str, bytes: &[u8], cache: &Path) -> anyhow::Result<Processed> {
     let format = image::guess_format(bytes)?;
     let (width, height) =
         image::ImageReader::with_format(std::io::Cursor::new(bytes), format).into_dimensions()?;
@@ -177,7 +188,11 @@ fn responsive(url: &str, bytes: &[u8], cache: &Path) -> anyhow::Result<Encoded> 
         height,
         variants,
     };
-    Ok((image, files, encoded))
+    Ok(Processed {
+        image,
+        files,
+        encoded,
+    })
 }
 
 /// `width`/`height` of an SVG from its attributes, or from its `viewBox`.
