@@ -11,6 +11,7 @@
 pub mod assets;
 pub mod content;
 pub mod forward;
+pub mod images;
 pub mod islands;
 pub mod links;
 pub mod livereload;

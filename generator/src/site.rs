@@ -22,7 +22,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics, SiteErrors};
 use crate::output::{OutputFile, WriteStats};
 use crate::render::plan::{self, Planner, PostCard};
 use crate::render::{self, FeedItem, Page, RenderedPage, Renderer};
-use crate::{islands, links, seo, templates, youtube};
+use crate::{images, islands, links, seo, templates, youtube};
 
 pub const THEME: &str = "default";
 
@@ -165,8 +165,15 @@ fn load_theme(root: &Path, problems: &mut Diagnostics) -> Option<Theme> {
         .ok()
         .flatten()
         .map(Arc::new);
+    // Photos get their responsive WebP widths (cached by content hash) as the assets load.
     let assets = AssetMap::load(&theme.join("assets"), &root.join("content/static"))
-        .map(|mut a| {
+        .and_then(|mut a| {
+            let images = images::process(&mut a, &root.join(images::CACHE_DIR))?;
+            Ok((a, Arc::new(images)))
+        });
+    let image_set = assets.as_ref().ok().map(|(_, i)| i.clone());
+    let assets = assets
+        .map(|(mut a, _)| {
             // esbuild names its files by content already: published as they are.
             for (path, file) in islands.iter().flat_map(|m| m.files()) {
                 if let Ok(bytes) = std::fs::read(&file) {
@@ -179,6 +186,10 @@ fn load_theme(root: &Path, problems: &mut Diagnostics) -> Option<Theme> {
         .ok()
         .map(Arc::new)?;
     let tera = templates::load(&theme.join("templates"), assets.clone(), islands.clone())
+        .map(|mut t| {
+            images::register(&mut t, image_set.unwrap_or_default());
+            t
+        })
         .map_err(|d| problems.push(d))
         .ok()?;
     Some(Theme {
