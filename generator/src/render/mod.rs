@@ -456,23 +456,33 @@ pub fn plan(lib: &Library, assets: &AssetMap, opts: &Options) -> Plan {
         );
     }
 
-    // --- app shells where islands mount
-    for (path, island, heading) in [
+    // --- app shells where islands mount; every island shows session times in the coach's zone
+    let island_props = json!({"timeZone": settings.time_zone});
+    for (path, island, heading, description) in [
         (
             "/payment/success",
             "PaymentSuccess",
             "Confirming Your Payment",
+            "",
         ),
-        ("/auth", "AuthPage", "Client Login"),
-        ("/dashboard", "ClientDashboard", "Client Dashboard"),
-        ("/admin", "AdminDashboard", "Admin Dashboard"),
-        ("/book-session", "BookSession", "Book a Session"),
-        ("/admin/add-payment", "AddPayment", "Add Payment"),
+        (
+            "/auth",
+            "AuthPage",
+            "Client Login",
+            "Sign in to your client portal to book coaching sessions, see your credits and payments, or create an account.",
+        ),
+        ("/dashboard", "ClientDashboard", "Client Dashboard", ""),
+        ("/admin", "AdminDashboard", "Admin Dashboard", ""),
+        ("/book-session", "BookSession", "Book a Session", ""),
+        ("/admin/add-payment", "AddPayment", "Add Payment", ""),
     ] {
         pages.push(
-            Page::new(path, "app.html", heading, "")
+            Page::new(path, "app.html", heading, description)
                 .hidden()
-                .with("app", json!({"island": island, "heading": heading})),
+                .with(
+                    "app",
+                    json!({"island": island, "heading": heading, "props": island_props}),
+                ),
         );
     }
     pages.push(
