@@ -17,7 +17,7 @@ import {
 } from "../lib/client-views";
 import { formatMoney } from "../lib/format";
 import { mountIsland } from "../lib/mount";
-import { currentSession, go } from "../lib/session";
+import { currentSession, go, signedInHint } from "../lib/session";
 
 const HEADINGS = {
   verifying: "Confirming Your Payment",
@@ -111,6 +111,12 @@ function PaymentSuccess() {
       });
     void (async () => {
       await sleep(VERIFY_DELAY_MS);
+      // Without a cart id only the signed-in buyer's latest payment can be looked up; a
+      // signed-out visitor has none to ask about (and the refused request would log an error).
+      if (!cartId && !signedInHint()) {
+        if (alive) setResult({ kind: "unconfirmed" });
+        return;
+      }
       const started = Date.now();
       while (alive) {
         let payment: PaymentView;
