@@ -23,6 +23,7 @@ use crate::state::AppState;
         auth::sign_out,
         auth::session,
         auth::confirm_email,
+        auth::resend_confirmation,
         auth::request_password_reset,
         auth::confirm_password_reset,
         auth::change_password,

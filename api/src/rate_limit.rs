@@ -42,6 +42,7 @@ pub mod limits {
     pub const SIGN_UP_ACCOUNT: Limit = Limit::per_minutes(5, 60);
     pub const RESET_IP: Limit = Limit::per_minutes(10, 60);
     pub const RESET_ACCOUNT: Limit = Limit::per_minutes(3, 60);
+    pub const CONFIRM_RESEND_ACCOUNT: Limit = Limit::per_minutes(3, 60);
     pub const CONTACT_IP: Limit = Limit::per_minutes(5, 10);
     pub const NEWSLETTER_IP: Limit = Limit::per_minutes(10, 60);
     pub const NEWSLETTER_EMAIL: Limit = Limit::per_minutes(3, 60);

@@ -1,10 +1,12 @@
 //! The React islands (`islands/`): `site build` makes sure they are built (installing the npm
 //! packages on first use), publishes esbuild's already-hashed files under `/assets/islands/`,
 //! and gives templates the `island(name, props, when)` function. A page that uses an island
-//! gets the runtime and modulepreload links in its `<head>`; a page without islands gets no
-//! script of theirs at all.
+//! gets the runtime in its `<head>`, and modulepreload links for the islands it mounts on load
+//! only: an island that mounts when idle, visible or on intent (a dialog's first hover, focus or
+//! click of its trigger) must not compete with the page's first paint for the network. A page
+//! without islands gets no script of theirs at all.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -55,10 +57,14 @@ impl Manifest {
             .collect()
     }
 
-    /// The `<head>` tags for a page that uses `names`.
-    pub fn head_tags(&self, names: &BTreeSet<String>) -> String {
+    /// The `<head>` tags for a page that mounts `used` (island → when): the runtime, and
+    /// modulepreload links for the islands mounted on load and the chunks they import.
+    pub fn head_tags(&self, used: &BTreeMap<String, String>) -> String {
         let mut files = BTreeSet::new();
-        for name in names {
+        for (name, when) in used {
+            if when != "load" {
+                continue;
+            }
             if let Some(entry) = self.islands.get(name) {
                 files.insert(entry.file.clone());
                 files.extend(entry.imports.iter().cloned());
@@ -173,17 +179,33 @@ fn escape_attr(s: &str) -> String {
 
 /// The opening tag of an island's mount point; the template writes the no-JS fallback inside
 /// and closes the `</div>`. An island the build does not know fails the page.
+///
+/// `when` is load, idle, visible, or intent: then `trigger` (a CSS selector) names the elements
+/// whose first hover, focus or click loads the island; the runtime marks a clicked trigger busy
+/// at once and the island answers that click once it has mounted.
 pub fn opening_tag(
     manifest: Option<&Manifest>,
     name: &str,
     props: &serde_json::Value,
     when: &str,
+    trigger: Option<&str>,
 ) -> Result<String, String> {
-    if !["load", "idle", "visible"].contains(&when) {
+    if !["load", "idle", "visible", "intent"].contains(&when) {
         return Err(format!(
-            "island `{name}`: `when` must be load, idle or visible, not `{when}`"
+            "island `{name}`: `when` must be load, idle, visible or intent, not `{when}`"
         ));
     }
+    let trigger = match (when, trigger) {
+        ("intent", Some(t)) if !t.trim().is_empty() => {
+            format!(" data-trigger=\"{}\"", escape_attr(t))
+        }
+        ("intent", _) => {
+            return Err(format!(
+                "island `{name}`: when=\"intent\" needs trigger=\"<CSS selector of the buttons that open it>\""
+            ));
+        }
+        _ => String::new(),
+    };
     let src = match manifest {
         Some(m) => match m.islands.get(name) {
             Some(entry) => Manifest::url(&entry.file),
@@ -200,20 +222,35 @@ pub fn opening_tag(
     };
     let props = serde_json::to_string(props).unwrap_or_else(|_| "{}".into());
     Ok(format!(
-        "<div class=\"island\" data-island=\"{}\" data-src=\"{}\" data-when=\"{when}\" data-props=\"{}\">",
+        "<div class=\"island\" data-island=\"{}\" data-src=\"{}\" data-when=\"{when}\"{trigger} data-props=\"{}\">",
         escape_attr(name),
         escape_attr(&src),
         escape_attr(&props)
     ))
 }
 
-/// The island names a rendered page mounts.
-pub fn used_in(html: &str) -> BTreeSet<String> {
-    html.split("data-island=\"")
-        .skip(1)
-        .filter_map(|s| s.split('"').next())
-        .map(str::to_string)
-        .collect()
+/// The islands a rendered page mounts, each with when it mounts (load when several tags of one
+/// island disagree, so a page that needs it at once preloads it).
+pub fn used_in(html: &str) -> BTreeMap<String, String> {
+    let mut used = BTreeMap::new();
+    for tag in html.split("data-island=\"").skip(1) {
+        let Some(name) = tag.split('"').next() else {
+            continue;
+        };
+        let attrs = tag.split('>').next().unwrap_or_default();
+        let when = attrs
+            .split("data-when=\"")
+            .nth(1)
+            .and_then(|w| w.split('"').next())
+            .unwrap_or("load");
+        let entry = used
+            .entry(name.to_string())
+            .or_insert_with(|| when.to_string());
+        if when == "load" {
+            *entry = "load".to_string();
+        }
+    }
+    used
 }
 
 #[cfg(test)]
@@ -242,6 +279,7 @@ mod tests {
             "AuthPage",
             &serde_json::json!({"a": "<b>"}),
             "idle",
+            None,
         )
         .unwrap();
         assert!(
@@ -258,24 +296,75 @@ mod tests {
     #[test]
     fn an_unknown_island_or_timing_is_an_error() {
         assert!(
-            opening_tag(Some(&manifest()), "Nope", &serde_json::json!({}), "load")
-                .unwrap_err()
-                .contains("AuthPage")
+            opening_tag(
+                Some(&manifest()),
+                "Nope",
+                &serde_json::json!({}),
+                "load",
+                None
+            )
+            .unwrap_err()
+            .contains("AuthPage")
         );
         assert!(
             opening_tag(
                 Some(&manifest()),
                 "AuthPage",
                 &serde_json::json!({}),
-                "soon"
+                "soon",
+                None
             )
             .is_err()
+        );
+        assert!(
+            opening_tag(
+                Some(&manifest()),
+                "AuthPage",
+                &serde_json::json!({}),
+                "intent",
+                None
+            )
+            .unwrap_err()
+            .contains("trigger")
         );
     }
 
     #[test]
+    fn an_intent_island_names_its_trigger() {
+        let tag = opening_tag(
+            Some(&manifest()),
+            "AuthPage",
+            &serde_json::json!({}),
+            "intent",
+            Some("[data-buy-package]"),
+        )
+        .unwrap();
+        assert!(
+            tag.contains("data-when=\"intent\" data-trigger=\"[data-buy-package]\""),
+            "{tag}"
+        );
+    }
+
+    #[test]
+    fn islands_that_wait_get_no_preload() {
+        for when in ["idle", "visible", "intent"] {
+            let html = format!(
+                r#"<head></head><div class="island" data-island="AuthPage" data-src="x" data-when="{when}" data-props="{{}}">"#
+            );
+            let used = used_in(&html);
+            assert_eq!(used["AuthPage"], when);
+            let tags = manifest().head_tags(&used);
+            assert!(
+                tags.contains("src=\"/assets/islands/runtime-A.js\""),
+                "{tags}"
+            );
+            assert!(!tags.contains("modulepreload"), "{when}: {tags}");
+        }
+    }
+
+    #[test]
     fn head_tags_preload_the_island_and_its_chunks() {
-        let names = used_in(r#"<div data-island="AuthPage" data-src="x">"#);
+        let names = used_in(r#"<div data-island="AuthPage" data-src="x" data-when="load">"#);
         let tags = manifest().head_tags(&names);
         assert!(tags.contains("src=\"/assets/islands/runtime-A.js\""));
         assert!(tags.contains("modulepreload\" href=\"/assets/islands/AuthPage-B.js\""));

@@ -69,7 +69,8 @@ pub fn load(
             .get("props")
             .cloned()
             .unwrap_or_else(|| Value::Object(Default::default()));
-        crate::islands::opening_tag(islands.as_deref(), name, &props, when)
+        let trigger = args.get("trigger").and_then(Value::as_str);
+        crate::islands::opening_tag(islands.as_deref(), name, &props, when, trigger)
             .map(Value::String)
             .map_err(tera::Error::msg)
     });

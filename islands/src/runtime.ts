@@ -1,6 +1,8 @@
 // Mounts the islands of a page. Each `<div data-island data-src data-props data-when>` gets
-// its module imported on load, when the browser is idle, or when it scrolls into view, and the
-// module's `mount(element, props)` renders into it (replacing the no-JS fallback).
+// its module imported on load, when the browser is idle, when it scrolls into view, or on
+// intent: the first hover, focus or click of an element matching its `data-trigger` (a dialog
+// whose code is not worth fetching until someone reaches for it). The module's
+// `mount(element, props)` renders into it (replacing the no-JS fallback).
 
 type Mount = (el: HTMLElement, props: unknown) => void;
 
@@ -18,9 +20,39 @@ function start(el: HTMLElement): void {
     .catch((e: unknown) => console.error(`island ${el.dataset.island} failed to load`, e));
 }
 
+/**
+ * Loads the island on the first intent to use one of its triggers. A click that comes before
+ * the island is listening is not lost: the trigger answers at once (aria-busy, styled as
+ * busy) and carries `data-pending-click`, which the island acts on when it mounts (it marks
+ * its root `data-ready` once it listens itself).
+ */
+function onIntent(el: HTMLElement, selector: string): void {
+  let started = false;
+  const handler = (e: Event) => {
+    const trigger = e.target instanceof Element ? e.target.closest<HTMLElement>(selector) : null;
+    if (!trigger || el.hasAttribute("data-ready")) return;
+    if (e.type === "click") {
+      e.preventDefault();
+      for (const other of document.querySelectorAll<HTMLElement>("[data-pending-click]")) {
+        other.removeAttribute("data-pending-click");
+        other.removeAttribute("aria-busy");
+      }
+      trigger.setAttribute("data-pending-click", "");
+      trigger.setAttribute("aria-busy", "true");
+    }
+    if (!started) {
+      started = true;
+      start(el);
+    }
+  };
+  for (const type of ["pointerover", "focusin", "click"]) document.addEventListener(type, handler);
+}
+
 for (const el of document.querySelectorAll<HTMLElement>("[data-island][data-src]")) {
   const when = el.dataset.when ?? "load";
-  if (when === "visible" && "IntersectionObserver" in window) {
+  if (when === "intent" && el.dataset.trigger) {
+    onIntent(el, el.dataset.trigger);
+  } else if (when === "visible" && "IntersectionObserver" in window) {
     const io = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) {
         io.disconnect();

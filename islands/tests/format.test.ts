@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, sessions, shortDate } from "../src/lib/format";
+import { formatMoney, longDateTime, sessions, setCoachTimeZone, shortDate } from "../src/lib/format";
 import { redirectFor, type Session } from "../src/lib/session";
 
 const as = (role: "admin" | "client"): Session => ({
@@ -24,6 +24,15 @@ describe("formats", () => {
   });
   it("formats payment dates as MMM dd, yyyy", () => {
     expect(shortDate("2026-03-01T10:00:00Z")).toBe("Mar 01, 2026");
+  });
+  it("shows session times in the coach's time zone with its name, like the emails", () => {
+    // 13:00 UTC is 15:00 in Cairo in December (UTC+2), whatever the viewer's own zone.
+    expect(longDateTime("2026-12-03T13:00:00Z")).toBe("Thursday, December 03, 2026 at 15:00 (Africa/Cairo)");
+    setCoachTimeZone("Asia/Dubai");
+    expect(longDateTime("2026-12-03T13:00:00Z")).toBe("Thursday, December 03, 2026 at 17:00 (Asia/Dubai)");
+    setCoachTimeZone("Not/AZone");
+    expect(longDateTime("2026-12-03T23:30:00Z")).toBe("Friday, December 04, 2026 at 03:30 (Asia/Dubai)");
+    setCoachTimeZone("Africa/Cairo");
   });
 });
 

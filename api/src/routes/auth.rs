@@ -31,6 +31,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/auth/sign-out", post(sign_out))
         .route("/api/auth/session", get(session))
         .route("/api/auth/confirm", get(confirm_email))
+        .route("/api/auth/confirm/resend", post(resend_confirmation))
         .route("/api/auth/password-reset", post(request_password_reset))
         .route(
             "/api/auth/password-reset/confirm",
@@ -96,6 +97,29 @@ fn cookie(state: &AppState, token: &str, max_age: i64) -> HeaderValue {
     .expect("cookie is ASCII")
 }
 
+/// The public pages' hint of who is signed in (`client` or `admin`), beside the session cookie:
+/// readable by their script so the header can say "Dashboard" or "Admin" without asking the
+/// API, and so signed-out visitors are not asked about a session they do not have. It grants
+/// nothing: every request is still decided by the HttpOnly session alone.
+pub const SIGNED_IN_HINT_COOKIE: &str = "signed_in";
+
+fn hint_cookie(state: &AppState, role: Option<Role>, max_age: i64) -> HeaderValue {
+    let secure = if state.config.cookie_secure {
+        "; Secure"
+    } else {
+        ""
+    };
+    let (value, max_age) = match role {
+        Some(Role::Admin) => ("admin", max_age),
+        Some(Role::Client) => ("client", max_age),
+        None => ("", 0),
+    };
+    HeaderValue::from_str(&format!(
+        "{SIGNED_IN_HINT_COOKIE}={value}; SameSite=Lax; Path=/; Max-Age={max_age}{secure}"
+    ))
+    .expect("cookie is ASCII")
+}
+
 /// Creates a session for `user_id` on `conn` and returns its cookie token.
 async fn create_session(
     state: &AppState,
@@ -137,9 +161,12 @@ async fn signed_in(state: &AppState, token: &str, status: StatusCode) -> AppResu
         .ok_or_else(|| anyhow::anyhow!("new session not found"))?;
     let max_age = state.config.session_absolute.as_secs() as i64;
     let mut response = (status, Json(AuthSessionView::from(&user))).into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, cookie(state, token, max_age));
+    let headers = response.headers_mut();
+    headers.insert(header::SET_COOKIE, cookie(state, token, max_age));
+    headers.append(
+        header::SET_COOKIE,
+        hint_cookie(state, Some(user.role), max_age),
+    );
     Ok(response)
 }
 
@@ -330,17 +357,87 @@ pub async fn sign_out(
             .await?;
     }
     let mut response = StatusCode::NO_CONTENT.into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, cookie(&state, "", 0));
+    let headers = response.headers_mut();
+    headers.insert(header::SET_COOKIE, cookie(&state, "", 0));
+    headers.append(header::SET_COOKIE, hint_cookie(&state, None, 0));
     Ok(response)
 }
 
-/// The current user and profile (with role), or 401.
+/// The current user and profile (with role), or 401. Either way the answer brings the
+/// signed-in hint cookie up to date (renewed, or cleared once the session has ended).
 #[utoipa::path(get, path = "/api/auth/session", tag = "auth",
     responses((status = 200, body = AuthSessionView), (status = 401, body = ErrorBody)))]
-pub async fn session(user: AuthUser) -> Json<AuthSessionView> {
-    Json(AuthSessionView::from(&user))
+pub async fn session(
+    State(state): State<AppState>,
+    MaybeAuthUser(user): MaybeAuthUser,
+) -> Response {
+    let Some(user) = user else {
+        let mut response = AppError::unauthenticated().into_response();
+        response
+            .headers_mut()
+            .append(header::SET_COOKIE, hint_cookie(&state, None, 0));
+        return response;
+    };
+    let max_age = state.config.session_absolute.as_secs() as i64;
+    let mut response = Json(AuthSessionView::from(&user)).into_response();
+    response.headers_mut().append(
+        header::SET_COOKIE,
+        hint_cookie(&state, Some(user.role), max_age),
+    );
+    response
+}
+
+/// Emails the signed-in user a new confirmation link (the dashboard's "resend" link). Already
+/// confirmed: nothing is sent. A few per hour per account, so it cannot flood an inbox.
+#[utoipa::path(post, path = "/api/auth/confirm/resend", tag = "auth", request_body = Empty,
+    responses((status = 202, body = Status, description = "check_your_email, or already_confirmed"),
+              (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn resend_confirmation(
+    State(state): State<AppState>,
+    user: AuthUser,
+    AppJson(_empty): AppJson<Empty>,
+) -> AppResult<(StatusCode, Json<Status>)> {
+    if user.email_confirmed {
+        return Ok((
+            StatusCode::ACCEPTED,
+            Json(Status {
+                status: "already_confirmed",
+            }),
+        ));
+    }
+    state
+        .limiter
+        .check(
+            "confirm_resend_account",
+            &user.user_id,
+            limits::CONFIRM_RESEND_ACCOUNT,
+        )
+        .await?;
+    let mut tx = state.db.pool.begin().await?;
+    let token = issue_token(
+        &mut tx,
+        &user.user_id,
+        "email_confirm",
+        chrono::Duration::hours(CONFIRM_HOURS),
+    )
+    .await?;
+    let link = format!(
+        "{}/api/auth/confirm?token={token}",
+        state.config.public_base_url
+    );
+    enqueue(
+        &mut tx,
+        &templates::email_confirmation(&state.site.name, &user.email, &user.full_name, &link),
+    )
+    .await?;
+    tx.commit().await?;
+    state.mail_wake.notify_one();
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(Status {
+            status: "check_your_email",
+        }),
+    ))
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]

@@ -437,3 +437,111 @@ async fn the_first_admin_is_created_from_the_command_line() {
     assert_eq!(body["profile"]["role"], "admin");
     assert_eq!(body["user"]["email_confirmed"], true);
 }
+
+/// Every `Set-Cookie` of a response, whole.
+fn set_cookies(response: &reqwest::Response) -> Vec<String> {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_signed_in_hint_follows_the_session_and_grants_nothing() {
+    let app = spawn_app().await;
+    let up = app.sign_up(&app.client, "mona@example.com").await;
+    let cookies = set_cookies(&up);
+    let hint = cookies
+        .iter()
+        .find(|c| c.starts_with("signed_in="))
+        .expect("a hint beside the session");
+    assert!(
+        hint.starts_with("signed_in=client;") && !hint.contains("HttpOnly"),
+        "readable by the page script: {hint}"
+    );
+    assert!(
+        cookies
+            .iter()
+            .any(|c| c.starts_with("session=") && c.contains("HttpOnly"))
+    );
+
+    // The session check renews it; signing out clears it.
+    let session = app.get("/api/auth/session").await;
+    assert!(
+        set_cookies(&session)
+            .iter()
+            .any(|c| c.starts_with("signed_in=client;"))
+    );
+    let out = app.post("/api/auth/sign-out", json!({})).await;
+    assert!(
+        set_cookies(&out)
+            .iter()
+            .any(|c| c.starts_with("signed_in=;") && c.contains("Max-Age=0")),
+        "{:?}",
+        set_cookies(&out)
+    );
+    // A stale hint is cleared by the session check, and a forged one opens nothing.
+    let forged = reqwest::Client::new()
+        .get(app.url("/api/auth/session"))
+        .header("Cookie", "signed_in=admin")
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        set_cookies(&forged)
+            .iter()
+            .any(|c| c.starts_with("signed_in=;"))
+    );
+    assert_eq!(error_of(forged).await.0, 401);
+    let admin = reqwest::Client::new()
+        .get(app.url("/api/admin/stats"))
+        .header("Cookie", "signed_in=admin")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(admin.status(), 401);
+}
+
+#[tokio::test]
+async fn a_signed_in_client_can_have_the_confirmation_email_sent_again() {
+    let app = spawn_app().await;
+    app.sign_up(&app.client, "mona@example.com").await;
+    app.mail
+        .wait_for("mona@example.com", "Confirm your email")
+        .await;
+    let resend = app.post("/api/auth/confirm/resend", json!({})).await;
+    assert_eq!(resend.status(), 202);
+    let body: Value = resend.json().await.unwrap();
+    assert_eq!(body["status"], "check_your_email");
+    for _ in 0..50 {
+        if app.mail.count_to("mona@example.com") == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(app.mail.count_to("mona@example.com"), 2);
+    let mail = app
+        .mail
+        .wait_for("mona@example.com", "Confirm your email")
+        .await;
+    let link = mail.link(&format!("{}/api/auth/confirm?token=", app.base));
+    let confirm = app.client.get(&link).send().await.unwrap();
+    assert_eq!(
+        confirm.headers()["location"],
+        format!("{}/auth?confirmed=1", app.base)
+    );
+    let again = app.post("/api/auth/confirm/resend", json!({})).await;
+    let body: Value = again.json().await.unwrap();
+    assert_eq!(body["status"], "already_confirmed");
+
+    // Signed out: nothing to resend.
+    let stranger = new_client();
+    let (status, _) = error_of(
+        app.post_as(&stranger, "/api/auth/confirm/resend", json!({}))
+            .await,
+    )
+    .await;
+    assert_eq!(status, 401);
+}

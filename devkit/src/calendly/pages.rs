@@ -308,15 +308,31 @@ async fn booked_page(State(s): State<Arc<CalendlyStandIn>>, Path(inv): Path<Stri
         &format!(
             "<h1>You are scheduled</h1><p>{} with {}</p><p><strong>{}</strong></p>\
 <p>A calendar invitation has been sent to {}.</p>{link}\
-<p class=\"actions\"><a href=\"{}/cancellations/{inv}\">Cancel</a><a href=\"{}/reschedulings/{inv}\">Reschedule</a></p>",
+<p class=\"actions\"><a href=\"{}/cancellations/{inv}\">Cancel</a><a href=\"{}/reschedulings/{inv}\">Reschedule</a></p>{}",
             escape(&s.config.event_name),
             escape(&s.host_name()),
             escape(&when),
             escape(&invitee.email),
             escape(s.base()),
             escape(s.base()),
+            scheduled_message(&event.uri, &invitee.uri),
             inv = escape(&invitee.uuid),
         ),
+    )
+}
+
+/// What Calendly's embed tells the page around it once someone has booked: a `postMessage`
+/// of `{event: "calendly.event_scheduled", payload: {event: {uri}, invitee: {uri}}}` to the
+/// parent window (any origin: the parent checks ours). /book-session listens for it.
+fn scheduled_message(event_uri: &str, invitee_uri: &str) -> String {
+    let message = serde_json::json!({
+        "event": "calendly.event_scheduled",
+        "payload": {"event": {"uri": event_uri}, "invitee": {"uri": invitee_uri}},
+    });
+    // JSON inside <script>: `</` must not close the element.
+    let message = message.to_string().replace("</", "<\\/");
+    format!(
+        "<script>if (window.parent !== window) window.parent.postMessage({message}, \"*\");</script>"
     )
 }
 

@@ -127,7 +127,7 @@ impl<'a> Planner<'a> {
         ));
         self.faq(&mut pages);
         self.pricing(&mut pages);
-        app_shells(&mut pages);
+        app_shells(&self.lib.settings.time_zone, &mut pages);
         self.legal(&mut pages);
         pages.push(Page::new("/404.html", "404.html", "Page not found", "").hidden());
         (pages, feed)
@@ -494,23 +494,34 @@ impl<'a> Planner<'a> {
 }
 
 /// The pages where islands mount, and the pages the payment and newsletter flows land on.
-fn app_shells(pages: &mut Vec<Page>) {
-    for (path, island, heading) in [
+/// Every island shows session times in the coach's time zone.
+fn app_shells(time_zone: &str, pages: &mut Vec<Page>) {
+    let island_props = json!({"timeZone": time_zone});
+    for (path, island, heading, description) in [
         (
             "/payment/success",
             "PaymentSuccess",
             "Confirming Your Payment",
+            "",
         ),
-        ("/auth", "AuthPage", "Client Login"),
-        ("/dashboard", "ClientDashboard", "Client Dashboard"),
-        ("/admin", "AdminDashboard", "Admin Dashboard"),
-        ("/book-session", "BookSession", "Book a Session"),
-        ("/admin/add-payment", "AddPayment", "Add Payment"),
+        (
+            "/auth",
+            "AuthPage",
+            "Client Login",
+            "Sign in to your client portal to book coaching sessions, see your credits and payments, or create an account.",
+        ),
+        ("/dashboard", "ClientDashboard", "Client Dashboard", ""),
+        ("/admin", "AdminDashboard", "Admin Dashboard", ""),
+        ("/book-session", "BookSession", "Book a Session", ""),
+        ("/admin/add-payment", "AddPayment", "Add Payment", ""),
     ] {
         pages.push(
-            Page::new(path, "app.html", heading, "")
+            Page::new(path, "app.html", heading, description)
                 .hidden()
-                .with("app", json!({"island": island, "heading": heading})),
+                .with(
+                    "app",
+                    json!({"island": island, "heading": heading, "props": island_props}),
+                ),
         );
     }
     pages.push(

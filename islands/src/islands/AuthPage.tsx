@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import type { ResetConfirmBody, ResetRequestBody } from "../api/types";
 import { ApiError, post } from "../lib/api";
+import { flashAfterRedirect } from "../lib/flash";
 import AuthTabs from "../lib/AuthTabs";
 import { mountIsland } from "../lib/mount";
 import { type Session, currentSession, go, homeFor, redirectFor } from "../lib/session";
@@ -24,7 +25,7 @@ function ResetPassword({ token }: { token: string }) {
         setBusy(true);
         try {
           const session = await post<Session>("/api/auth/password-reset/confirm", { token, password } satisfies ResetConfirmBody);
-          toast.success("Password changed", { description: "You are signed in with your new password." });
+          flashAfterRedirect("Password changed", "You are signed in with your new password.");
           go(homeFor(session.profile.role));
         } catch (err) {
           setError(err instanceof ApiError ? err.message : "Failed to change the password. Please try again.");
@@ -122,6 +123,7 @@ function AuthPage() {
         <AuthTabs
           onDone={done}
           idPrefix="auth"
+          redirects
           afterSignIn={
             <button type="button" className="link-button" onClick={() => setForgot(true)}>
               Forgot your password?

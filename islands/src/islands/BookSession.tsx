@@ -1,13 +1,16 @@
 // /book-session (spec §2): the client's available credits; with credits, the embedded
 // scheduling page (name and email prefilled by the API) and a way to open it in a new window;
 // without, a no-credits message. Signed-out visitors go to /auth, admins to /admin.
-import { useCallback, useEffect, useId, useState } from "react";
+// When the scheduler says a booking was made (its `calendly.event_scheduled` message), the page
+// says the booking is being confirmed and asks the API again until the webhook has landed.
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import { api } from "../lib/api";
 import type { BookSessionView } from "../api/types";
 import { webUrl } from "../lib/client-views";
 import { mountIsland } from "../lib/mount";
 import { currentSession, go, redirectFor } from "../lib/session";
+import { REFRESH_DELAYS_MS, isScheduledMessage, originOf } from "../lib/scheduled";
 import { Spinner } from "../lib/ui";
 
 const LOAD_ERROR = "Failed to load your data. Please try again.";
@@ -63,6 +66,33 @@ function Scheduler({ view }: { view: BookSessionView }) {
   );
 }
 
+type Confirmation = { kind: "confirming" } | { kind: "confirmed"; credits: number } | { kind: "slow" };
+
+function ConfirmationNote({ state }: { state: Confirmation | null }) {
+  // Always in the page, so screen readers announce each change of its text.
+  return (
+    <div className={`client-book-status${state ? ` client-book-status--${state.kind}` : ""}`} role="status">
+      {state?.kind === "confirming" ? (
+        <p className="client-book-status__text">
+          <span className="spinner spinner--sm" aria-hidden="true" /> Thank you. Your booking is being confirmed…
+        </p>
+      ) : null}
+      {state?.kind === "confirmed" ? (
+        <p className="client-book-status__text">
+          Your session is booked and 1 credit was used. You have {state.credits} {state.credits === 1 ? "credit" : "credits"} left.{" "}
+          <a href="/dashboard">See it on your dashboard</a>
+        </p>
+      ) : null}
+      {state?.kind === "slow" ? (
+        <p className="client-book-status__text">
+          Your booking was received and is still being confirmed. It will appear on your <a href="/dashboard">dashboard</a> shortly, with a confirmation
+          email.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 function NoCredits() {
   return (
     <section className="panel panel--dashed client-book-empty" aria-labelledby="client-book-empty-title">
@@ -103,6 +133,48 @@ function BookSession() {
     void load();
   }, [load]);
 
+  // The scheduler said "You are scheduled": confirm it from the API once the webhook landed.
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const before = useRef<number | null>(null);
+  const schedulerOrigin = view ? originOf(webUrl(view.schedulerUrl) ?? "", window.location.href) : null;
+  before.current = view && confirmation === null ? view.availableCredits : before.current;
+  useEffect(() => {
+    if (!schedulerOrigin) return;
+    let alive = true;
+    let polling = false;
+    const onMessage = async (e: MessageEvent) => {
+      if (!isScheduledMessage(e.origin, e.data, schedulerOrigin) || polling) return;
+      polling = true;
+      setConfirmation({ kind: "confirming" });
+      const start = before.current;
+      for (const wait of REFRESH_DELAYS_MS) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        if (!alive) return;
+        try {
+          const next = await api<BookSessionView>("/api/book-session");
+          if (!alive) return;
+          if (start === null || next.availableCredits < start) {
+            // Keep the scheduler's frame (it shows the booking) even at 0 credits left.
+            setView((v) => (v ? { ...v, availableCredits: next.availableCredits } : next));
+            setConfirmation({ kind: "confirmed", credits: next.availableCredits });
+            polling = false;
+            return;
+          }
+        } catch (err) {
+          console.error("book-session refresh", err);
+        }
+      }
+      if (alive) setConfirmation({ kind: "slow" });
+      polling = false;
+    };
+    const listener = (e: MessageEvent) => void onMessage(e);
+    window.addEventListener("message", listener);
+    return () => {
+      alive = false;
+      window.removeEventListener("message", listener);
+    };
+  }, [schedulerOrigin]);
+
   if (failed) {
     return (
       <div className="panel client-error" role="alert">
@@ -114,10 +186,11 @@ function BookSession() {
     );
   }
   if (!view) return <Spinner />;
-  const hasCredits = view.availableCredits > 0;
+  const hasCredits = view.availableCredits > 0 || confirmation !== null;
   return (
     <div className="client-book">
       <CreditsBar credits={view.availableCredits} back={hasCredits} />
+      <ConfirmationNote state={confirmation} />
       {hasCredits ? <Scheduler view={view} /> : <NoCredits />}
     </div>
   );

@@ -21,7 +21,8 @@ import {
 } from "../lib/client-views";
 import { formatMoney, longDateTime, sessions, shortDate } from "../lib/format";
 import { mountIsland } from "../lib/mount";
-import { currentSession, go, redirectFor, signOut } from "../lib/session";
+import { ConfirmEmailBanner } from "../lib/ConfirmEmail";
+import { type Session, currentSession, go, redirectFor, signOut } from "../lib/session";
 import { Spinner, StatusBadge } from "../lib/ui";
 
 const LOAD_ERROR = "Failed to load your data. Please try again.";
@@ -335,6 +336,7 @@ function ClientDashboard() {
   const [filter, setFilter] = useState<StatusFilter>("all");
   const [filtering, setFiltering] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
+  const [session, setSession] = useState<Session | null>(null);
   const request = useRef(0);
   const newTabNote = useId();
 
@@ -342,8 +344,10 @@ function ClientDashboard() {
     const mine = ++request.current;
     setPhase("loading");
     try {
-      const target = redirectFor("dashboard", await currentSession());
+      const current = await currentSession();
+      const target = redirectFor("dashboard", current);
       if (target) return go(target);
+      setSession(current);
       const view = await api<DashboardView>(dashboardPath("all"));
       if (mine !== request.current) return;
       setData(view);
@@ -442,6 +446,7 @@ function ClientDashboard() {
           {signingOut ? "Signing out..." : "Sign Out"}
         </button>
       </div>
+      {session && !session.user.email_confirmed ? <ConfirmEmailBanner email={session.user.email} /> : null}
       <span className="visually-hidden" id={newTabNote}>
         Opens in a new tab
       </span>

@@ -17,7 +17,14 @@ import {
 } from "../lib/client-views";
 import { formatMoney } from "../lib/format";
 import { mountIsland } from "../lib/mount";
-import { currentSession, go } from "../lib/session";
+import { currentSession, go, signedInHint } from "../lib/session";
+
+const HEADINGS = {
+  verifying: "Confirming Your Payment",
+  success: "Payment Successful!",
+  processing: "Your payment is being processed",
+  unconfirmed: "We are confirming your payment",
+} as const;
 
 type Result = { kind: "verifying" } | { kind: "success" | "processing"; payment: PaymentView } | { kind: "unconfirmed" };
 
@@ -91,7 +98,7 @@ function Actions({ signedIn }: { signedIn: boolean }) {
 function PaymentSuccess() {
   const [result, setResult] = useState<Result>({ kind: "verifying" });
   const [signedIn, setSignedIn] = useState<boolean | null>(null);
-  const focusTarget = useRef<HTMLHeadingElement & HTMLParagraphElement>(null);
+  const focusTarget = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
     let alive = true;
@@ -104,6 +111,12 @@ function PaymentSuccess() {
       });
     void (async () => {
       await sleep(VERIFY_DELAY_MS);
+      // Without a cart id only the signed-in buyer's latest payment can be looked up; a
+      // signed-out visitor has none to ask about (and the refused request would log an error).
+      if (!cartId && !signedInHint()) {
+        if (alive) setResult({ kind: "unconfirmed" });
+        return;
+      }
       const started = Date.now();
       while (alive) {
         let payment: PaymentView;
@@ -131,11 +144,18 @@ function PaymentSuccess() {
     };
   }, []);
 
-  // The outcome replaces the loading status: move focus to it so it is read out.
+  // The outcome is the page's one heading (the shell's "Confirming Your Payment" would
+  // otherwise stay above it), and focus moves to it so it is read out.
   const settled = result.kind !== "verifying" && signedIn !== null;
   useEffect(() => {
-    if (settled) focusTarget.current?.focus();
-  }, [settled]);
+    if (!settled) return;
+    const heading = document.getElementById("app-title");
+    if (heading) {
+      heading.textContent = HEADINGS[result.kind];
+      heading.tabIndex = -1;
+      heading.focus();
+    } else focusTarget.current?.focus();
+  }, [settled, result.kind]);
 
   if (!settled) {
     return (
@@ -151,10 +171,7 @@ function PaymentSuccess() {
     return (
       <div className="client-pay">
         <Icon kind="success" />
-        <h2 className="status-page__title client-pay__title" tabIndex={-1} ref={focusTarget}>
-          Payment Successful!
-        </h2>
-        <p className="status-page__text">
+        <p className="status-page__text" tabIndex={-1} ref={focusTarget}>
           Thank you for your purchase. Here are the details of your order.
           {member ? null : " Sign in with the email you used at checkout to see your package and book your sessions."}
         </p>
@@ -168,10 +185,7 @@ function PaymentSuccess() {
     return (
       <div className="client-pay">
         <Icon kind="processing" />
-        <h2 className="status-page__title client-pay__title" tabIndex={-1} ref={focusTarget}>
-          Your payment is being processed
-        </h2>
-        <p className="status-page__text">This can take a few minutes. Your credits will appear in your dashboard shortly.</p>
+        <p className="status-page__text" tabIndex={-1} ref={focusTarget}>This can take a few minutes. Your credits will appear in your dashboard shortly.</p>
         <Summary payment={result.payment} />
         <Actions signedIn={member} />
       </div>
@@ -181,10 +195,7 @@ function PaymentSuccess() {
   return (
     <div className="client-pay">
       <Icon kind="unconfirmed" />
-      <p className="status-page__text client-pay__lead" tabIndex={-1} ref={focusTarget}>
-        We are confirming your payment.
-      </p>
-      <p className="status-page__text">
+      <p className="status-page__text" tabIndex={-1} ref={focusTarget}>
         {member
           ? "Your credits will appear in your dashboard as soon as it is confirmed."
           : "Sign in with the email you used at checkout to see your credits once it is confirmed."}{" "}

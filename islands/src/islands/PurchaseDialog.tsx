@@ -108,10 +108,7 @@ function PurchaseDialog() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
 
   useEffect(() => {
-    const onClick = (e: MouseEvent) => {
-      const button = (e.target as Element | null)?.closest<HTMLElement>("[data-buy-package]");
-      if (!button) return;
-      e.preventDefault();
+    const open = (button: HTMLElement) => {
       const chosen = packageFrom(button);
       if (!chosen) return;
       setPkg(chosen);
@@ -120,7 +117,21 @@ function PurchaseDialog() {
         .then(setSession)
         .catch(() => setSession(null));
     };
+    const onClick = (e: MouseEvent) => {
+      const button = (e.target as Element | null)?.closest<HTMLElement>("[data-buy-package]");
+      if (!button) return;
+      e.preventDefault();
+      open(button);
+    };
     document.addEventListener("click", onClick);
+    // This code loads on the first intent (pricing.html): a Buy Now clicked while it was on
+    // its way is answered now.
+    const pending = document.querySelector<HTMLElement>("[data-buy-package][data-pending-click]");
+    if (pending) {
+      pending.removeAttribute("data-pending-click");
+      pending.removeAttribute("aria-busy");
+      open(pending);
+    }
     return () => document.removeEventListener("click", onClick);
   }, []);
 

@@ -5,6 +5,8 @@ import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import * as z from "zod/mini";
 import { ApiError } from "./api";
+import { flashAfterRedirect } from "./flash";
+import { showAccountLink } from "./hint";
 import { type Session, signIn, signUp } from "./session";
 import { Field } from "./ui";
 import { EMAIL, zodErrors } from "./validate";
@@ -34,9 +36,18 @@ interface Props {
   /** Toast description after success (the purchase dialog says it differently). */
   successText?: string | undefined;
   idPrefix?: string;
+  /** The page leaves once signed in (/auth): the next page shows the success toast. */
+  redirects?: boolean | undefined;
 }
 
-export function SignInForm({ onDone, successText = "You have successfully signed in.", idPrefix = "signin" }: Props) {
+function announce(redirects: boolean | undefined, title: string, description: string) {
+  if (redirects) return flashAfterRedirect(title, description);
+  toast.success(title, { description });
+  // Staying on the page (the purchase dialog): the header now says who is signed in.
+  showAccountLink();
+}
+
+export function SignInForm({ onDone, successText = "You have successfully signed in.", idPrefix = "signin", redirects }: Props) {
   const { register, handleSubmit, setError, formState } = useForm<SignInValues>({ defaultValues: { email: "", password: "" } });
   // Too many wrong passwords lock the account for a while; the owner gets the way out here.
   const [locked, setLocked] = useState<string | null>(null);
@@ -49,7 +60,7 @@ export function SignInForm({ onDone, successText = "You have successfully signed
     }
     try {
       const session = await signIn(values.email.trim(), values.password);
-      toast.success("Welcome back!", { description: successText });
+      announce(redirects, "Welcome back!", successText);
       onDone(session);
     } catch (e) {
       if (e instanceof ApiError && e.status === 429) setLocked(e.message);
@@ -77,7 +88,7 @@ export function SignInForm({ onDone, successText = "You have successfully signed
   );
 }
 
-export function SignUpForm({ onDone, successText = "Please check your email to confirm your account.", idPrefix = "signup" }: Props) {
+export function SignUpForm({ onDone, successText = "Please check your email to confirm your account.", idPrefix = "signup", redirects }: Props) {
   const { register, handleSubmit, setError, formState } = useForm<SignUpValues>({ defaultValues: { fullName: "", email: "", password: "", phone: "" } });
   const submit = handleSubmit(async (values) => {
     const errors = zodErrors(signUpSchema, values);
@@ -87,7 +98,7 @@ export function SignUpForm({ onDone, successText = "Please check your email to c
     }
     try {
       const session = await signUp(values.fullName.trim(), values.email.trim(), values.password, values.phone?.trim());
-      toast.success("Account created!", { description: successText });
+      announce(redirects, "Account created!", successText);
       onDone(session);
     } catch (e) {
       if (e instanceof ApiError && e.fields) {

@@ -12,9 +12,11 @@ interface Props {
   idPrefix: string;
   /** Shown under the sign-in form (the /auth page's "Forgot your password?"). */
   afterSignIn?: ReactNode;
+  /** The page leaves once signed in: the next page shows the success toast. */
+  redirects?: boolean;
 }
 
-export default function AuthTabs({ onDone, successText, idPrefix, afterSignIn }: Props) {
+export default function AuthTabs({ onDone, successText, idPrefix, afterSignIn, redirects }: Props) {
   return (
     <Tabs.Root defaultValue="signin" className="tabs">
       <Tabs.List className="tabs__list" aria-label="Sign in or create an account">
@@ -26,11 +28,11 @@ export default function AuthTabs({ onDone, successText, idPrefix, afterSignIn }:
         </Tabs.Trigger>
       </Tabs.List>
       <Tabs.Content className="tabs__panel" value="signin">
-        <SignInForm onDone={onDone} successText={successText} idPrefix={`${idPrefix}-signin`} />
+        <SignInForm onDone={onDone} successText={successText} idPrefix={`${idPrefix}-signin`} redirects={redirects} />
         {afterSignIn}
       </Tabs.Content>
       <Tabs.Content className="tabs__panel" value="signup">
-        <SignUpForm onDone={onDone} successText={successText} idPrefix={`${idPrefix}-signup`} />
+        <SignUpForm onDone={onDone} successText={successText} idPrefix={`${idPrefix}-signup`} redirects={redirects} />
       </Tabs.Content>
     </Tabs.Root>
   );

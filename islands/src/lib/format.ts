@@ -31,9 +31,44 @@ export function shortDate(iso: string): string {
   return format(parseISO(iso), "MMM dd, yyyy");
 }
 
-/** "Thursday, December 3, 2026 at 3:00 PM" in the viewer's time zone. */
+// Sessions are shown in the coach's time zone with its name, the same way the emails say it
+// (api/src/email/templates.rs): a client abroad and the coach read the same hour.
+let coachZone = "Africa/Cairo";
+const sessionFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The site's `time_zone` setting (an IANA name); islands get it in their props. */
+export function setCoachTimeZone(zone: string): void {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    coachZone = zone;
+  } catch {
+    console.error(`unknown time zone ${zone}; sessions stay in ${coachZone}`);
+  }
+}
+
+export function coachTimeZone(): string {
+  return coachZone;
+}
+
+/** "Thursday, December 03, 2026 at 15:00 (Africa/Cairo)", in the coach's time zone. */
 export function longDateTime(iso: string): string {
-  return format(parseISO(iso), "EEEE, MMMM d, yyyy 'at' h:mm a");
+  let f = sessionFormats.get(coachZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone: coachZone,
+      weekday: "long",
+      year: "numeric",
+      month: "long",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    sessionFormats.set(coachZone, f);
+  }
+  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const p of f.formatToParts(parseISO(iso))) part[p.type] = p.value;
+  return `${part.weekday}, ${part.month} ${part.day}, ${part.year} at ${part.hour}:${part.minute} (${coachZone})`;
 }
 
 /** 1 → "1 session", 3 → "3 sessions". */

@@ -2,11 +2,15 @@
 // /dashboard, signed-out visitors → /auth).
 import type { Role, Session, SignInBody, SignUpBody } from "../api/types";
 import { ApiError, api, post } from "./api";
+import { signedInHint } from "./hint";
+
+export { signedInHint };
 
 export type { Role, Session };
 
 /** The current session, or null when signed out. Other failures throw. */
 export async function currentSession(): Promise<Session | null> {
+  if (!signedInHint()) return null;
   try {
     return await api<Session>("/api/auth/session");
   } catch (e) {

@@ -3,6 +3,7 @@
 import { carouselSettle } from "./carousel";
 import { galleryIndex, isPast } from "./events";
 import { filterStatus, matchesTag, sameTag, tagFromQuery } from "./filter";
+import { showAccountLink } from "../lib/hint";
 
 const $ = <E extends Element = HTMLElement>(sel: string, root: ParentNode = document) => root.querySelector<E>(sel);
 const $$ = <E extends Element = HTMLElement>(sel: string, root: ParentNode = document) => [...root.querySelectorAll<E>(sel)];
@@ -252,6 +253,8 @@ function initFormSubmit(form: HTMLFormElement) {
   });
 }
 
+// The header's "Client Login" becomes "Dashboard" or "Admin" for whoever is signed in.
+showAccountLink();
 initMenu();
 initDialogs();
 $$("[data-carousel]").forEach(initCarousel);

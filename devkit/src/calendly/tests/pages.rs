@@ -97,6 +97,15 @@ async fn the_scheduling_page_offers_working_day_slots_and_books() {
     assert!(booked.contains(&format!(
         "/calendly-standin/reschedulings/{inv}\">Reschedule"
     )));
+    // Like Calendly's embed, the page tells the page around it what was scheduled.
+    let invitee_uri = w["payload"]["uri"].as_str().unwrap();
+    let event_uri = w["payload"]["event"].as_str().unwrap();
+    assert!(
+        booked.contains(&format!(
+            "window.parent.postMessage({{\"event\":\"calendly.event_scheduled\",\"payload\":{{\"event\":{{\"uri\":\"{event_uri}\"}},\"invitee\":{{\"uri\":\"{invitee_uri}\"}}}}}}, \"*\")"
+        )),
+        "{booked}"
+    );
 
     // The slot is gone from the page and cannot be taken twice; a Friday is never offered.
     let html = http

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Lighthouse (mobile, its default simulated throttling) on the product's pages, against a
+# running `site serve`, with Debian's Chromium (budgets.md: performance 100 on content pages,
+# >= 95 on island pages; accessibility and best practices 100; JS before any interaction on
+# /pricing <= 15 KB gzip). Prints one table row per page, then the JS /pricing loaded before any
+# interaction (the script requests Lighthouse saw, gzip -9 sizes).
+#
+#   bash bench/lighthouse.sh                              # starts target/release/site serve itself
+#   SITE=http://127.0.0.1:8000 bash bench/lighthouse.sh   # a `site serve` you run (demo accounts)
+#   RUNS=3 PAGES="/ /pricing" bash bench/lighthouse.sh    # median of 3 runs, some pages only
+#
+# Pages behind sign-in (/dashboard, /book-session, /admin) are measured signed in as the demo
+# client and admin that `site serve` creates on a new database. JSON reports are kept in
+# $OUT (default bench/lighthouse/reports). Everything the script starts is stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-1}
+OUT=${OUT:-bench/lighthouse/reports}
+export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
+CONTENT_PAGES=(/ /about /work-with-me /resources /videos /events /testimonials /contact /faq /terms /services/coaching-session)
+ISLAND_PAGES=(/pricing /group-team-coaching-pricing /auth /payment/success /dashboard /book-session /admin)
+read -r -a PAGES <<<"${PAGES:-${CONTENT_PAGES[*]} ${ISLAND_PAGES[*]}}"
+
+for tool in curl jq gzip; do
+  command -v "$tool" >/dev/null || { echo "bench/lighthouse.sh needs $tool (apt-get install $tool)" >&2; exit 1; }
+done
+[ -x "$CHROME_PATH" ] || { echo "no Chromium at $CHROME_PATH (apt-get install chromium)" >&2; exit 1; }
+if [ ! -x bench/lighthouse/node_modules/.bin/lighthouse ]; then
+  echo "installing lighthouse (bench/lighthouse/package.json)" >&2
+  (cd bench/lighthouse && npm install --no-audit --no-fund >/dev/null)
+fi
+LIGHTHOUSE=bench/lighthouse/node_modules/.bin/lighthouse
+
+TMP=$(mktemp -d)
+SERVE_PID=
+cleanup() {
+  if [ -n "$SERVE_PID" ]; then
+    kill "$SERVE_PID" 2>/dev/null || true
+    wait "$SERVE_PID" 2>/dev/null || true
+  fi
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if [ -z "${SITE:-}" ]; then
+  BIN=${SITE_BIN:-target/release/site}
+  [ -x "$BIN" ] || BIN=target/debug/site
+  [ -x "$BIN" ] || { echo "build the site first: cargo build --release -p generator" >&2; exit 1; }
+  PORT=${PORT:-18090}
+  SITE="http://127.0.0.1:$PORT"
+  DATABASE_URL="sqlite://$TMP/app.db" MAILBOX_DIR="$TMP/mailbox" RUST_LOG=warn \
+    "$BIN" serve --port "$PORT" >"$TMP/serve.log" 2>&1 &
+  SERVE_PID=$!
+  for _ in $(seq 1 600); do
+    curl -fsS "$SITE/api/health" >/dev/null 2>&1 && break
+    kill -0 "$SERVE_PID" 2>/dev/null || { cat "$TMP/serve.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  curl -fsS "$SITE/api/health" >/dev/null || { echo "site serve did not start" >&2; cat "$TMP/serve.log" >&2; exit 1; }
+fi
+
+# The cookies (session and the header's hint) of a demo account.
+cookies_of() {
+  curl -fsS -o /dev/null -D - -H "Origin: $SITE" -H 'Content-Type: application/json' \
+    -d "{\"email\":\"$1\",\"password\":\"$2\"}" "$SITE/api/auth/sign-in" |
+    sed -n 's/^[Ss]et-[Cc]ookie: \([^;]*\).*/\1/p' | paste -sd ';' | sed 's/;/; /g'
+}
+CLIENT_COOKIE=$(cookies_of client@coach.example.com demo-client-2026)
+ADMIN_COOKIE=$(cookies_of admin@coach.example.com demo-admin-2026)
+
+mkdir -p "$OUT"
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+printf '%-34s %5s %5s %5s %5s %8s %7s %6s\n' page perf a11y bp seo "LCP ms" "TBT ms" CLS
+for path in "${PAGES[@]}"; do
+  case "$path" in
+    /dashboard | /book-session) headers=$(jq -nc --arg c "$CLIENT_COOKIE" '{Cookie: $c}') ;;
+    /admin*) headers=$(jq -nc --arg c "$ADMIN_COOKIE" '{Cookie: $c}') ;;
+    *) headers='{}' ;;
+  esac
+  name=$(echo "${path#/}" | tr '/' '_')
+  name=${name:-home}
+  : >"$TMP/rows"
+  for run in $(seq 1 "$RUNS"); do
+    report="$OUT/$name-$run.json"
+    "$LIGHTHOUSE" "$SITE$path" --quiet --output=json --output-path="$report" \
+      --only-categories=performance,accessibility,best-practices,seo \
+      --extra-headers="$headers" \
+      --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync" \
+      >/dev/null 2>"$TMP/lh.log" || { echo "lighthouse failed on $path:" >&2; tail -5 "$TMP/lh.log" >&2; continue; }
+    jq -r '[(.categories.performance.score*100), (.categories.accessibility.score*100),
+            (.categories["best-practices"].score*100), (.categories.seo.score*100),
+            .audits["largest-contentful-paint"].numericValue, .audits["total-blocking-time"].numericValue,
+            .audits["cumulative-layout-shift"].numericValue] | @tsv' "$report" >>"$TMP/rows"
+  done
+  [ -s "$TMP/rows" ] || continue
+  cols=()
+  for c in 1 2 3 4 5 6 7; do cols+=("$(cut -f$c "$TMP/rows" | median)"); done
+  printf '%-34s %5.0f %5.0f %5.0f %5.0f %8.0f %7.0f %6.3f\n' "$path" "${cols[@]}"
+done
+
+# JS /pricing fetched before any interaction, as Lighthouse saw the page load.
+pricing=$(ls "$OUT"/pricing-1.json 2>/dev/null || true)
+if [ -n "$pricing" ]; then
+  total=0
+  echo
+  echo "JS on /pricing before any interaction (gzip -9):"
+  for url in $(jq -r '.audits["network-requests"].details.items[] | select(.resourceType == "Script") | .url' "$pricing"); do
+    size=$(curl -fsS "$url" | gzip -9 | wc -c)
+    total=$((total + size))
+    printf '  %6.1f KB  %s\n' "$(echo "$size / 1024" | bc -l)" "${url#"$SITE"}"
+  done
+  printf '  %6.1f KB  total (budget 15 KB)\n' "$(echo "$total / 1024" | bc -l)"
+fi
