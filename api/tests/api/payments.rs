@@ -557,6 +557,7 @@ async fn available_credits_never_go_below_zero() {
         app.state.db.backend,
         &user,
         1,
+        &crate::support::six_months(),
         "grant:1",
         "test grant",
     )
@@ -575,15 +576,27 @@ async fn available_credits_never_go_below_zero() {
         Applied::AlreadyApplied
     );
     assert_eq!(
-        refund_one(&mut tx, app.state.db.backend, &user, "refund:2")
-            .await
-            .unwrap(),
+        refund_one(
+            &mut tx,
+            app.state.db.backend,
+            &user,
+            "booking-2",
+            "refund:2"
+        )
+        .await
+        .unwrap(),
         Applied::Yes
     );
     assert_eq!(
-        refund_one(&mut tx, app.state.db.backend, &user, "refund:2")
-            .await
-            .unwrap(),
+        refund_one(
+            &mut tx,
+            app.state.db.backend,
+            &user,
+            "booking-2",
+            "refund:2"
+        )
+        .await
+        .unwrap(),
         Applied::AlreadyApplied
     );
     tx.commit().await.unwrap();

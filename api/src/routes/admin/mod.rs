@@ -17,7 +17,9 @@ pub use payments::{AddPayment, RecordedPaymentView};
 pub use stats::Stats;
 pub use users::{CreateUser, CreatedUser};
 
+use crate::domain::validity::MAX_VALIDITY_MONTHS;
 use crate::domain::{now, ts};
+use crate::error::AppError;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -56,6 +58,19 @@ fn start_of_local_day(state: &AppState, day: NaiveDate) -> String {
         .earliest()
         .map(|d| ts(d.with_timezone(&Utc)))
         .unwrap_or_else(now)
+}
+
+/// The validity the admin picked for granted credits, or the settings' default.
+fn validity_months(state: &AppState, picked: Option<i64>) -> Result<u32, AppError> {
+    let max = i64::from(MAX_VALIDITY_MONTHS);
+    match picked {
+        None => Ok(state.site.default_validity_months),
+        Some(m) if (1..=max).contains(&m) => Ok(m as u32),
+        Some(_) => Err(AppError::field(
+            "validityMonths",
+            "Credits must be valid for 1 to 60 months",
+        )),
+    }
 }
 
 /// The OpenAPI paths of this module, for `openapi.rs`.
