@@ -186,7 +186,11 @@ fn refund(s: &Arc<StandIn>, body: &Value) -> Response {
         return refuse(StatusCode::BAD_REQUEST, 404, "Transaction not found");
     };
     if sale.result != Some("A") {
-        return refuse(StatusCode::BAD_REQUEST, 340, "Transaction can not be refunded");
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            340,
+            "Transaction can not be refunded",
+        );
     }
     if body["cart_currency"] != sale.request["cart_currency"] {
         return refuse(StatusCode::BAD_REQUEST, 206, "Invalid currency code");
@@ -205,11 +209,17 @@ fn refund(s: &Arc<StandIn>, body: &Value) -> Response {
     }
     let already: i64 = refunds
         .iter()
-        .filter(|r| r["previous_tran_ref"] == sale_ref && r["payment_result"]["response_status"] == "A")
+        .filter(|r| {
+            r["previous_tran_ref"] == sale_ref && r["payment_result"]["response_status"] == "A"
+        })
         .map(|r| to_minor(&r["tran_total"]))
         .sum();
     if amount <= 0 || amount + already > to_minor(&sale.request["cart_amount"]) {
-        return refuse(StatusCode::BAD_REQUEST, 341, "Refund amount exceeds the transaction amount");
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            341,
+            "Refund amount exceeds the transaction amount",
+        );
     }
     let declined = s.decline_refunds.load(std::sync::atomic::Ordering::Relaxed);
     let (status, code, message) = if declined {

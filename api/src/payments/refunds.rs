@@ -143,7 +143,8 @@ pub struct RefundRow {
     pub completed_at: Option<String>,
 }
 
-const REFUND_COLUMNS: &str = "id, payment_record_id, amount, currency, credits, method, status, created_at, completed_at";
+const REFUND_COLUMNS: &str =
+    "id, payment_record_id, amount, currency, credits, method, status, created_at, completed_at";
 
 async fn refund_row(conn: &mut AnyConnection, id: &str) -> Result<RefundRow, sqlx::Error> {
     sqlx::query_as(&format!(
@@ -239,11 +240,21 @@ pub async fn send_to_paytabs(
         .await;
     match answer {
         Ok((tx, _)) => {
-            settle(state, &cart_id, &tx.tran_ref, &tx.payment_result.response_status).await?;
+            settle(
+                state,
+                &cart_id,
+                &tx.tran_ref,
+                &tx.payment_result.response_status,
+            )
+            .await?;
         }
         // No answer: PayTabs may still have done it. The refund stays pending; its
         // notification (or the admin asking again later) settles it.
-        Err(e) => tracing::error!(refund_id, error = format!("{e:#}"), "PayTabs refund request failed"),
+        Err(e) => tracing::error!(
+            refund_id,
+            error = format!("{e:#}"),
+            "PayTabs refund request failed"
+        ),
     }
     let mut conn = state.db.pool.acquire().await?;
     Ok(refund_row(&mut conn, refund_id).await?)
@@ -251,7 +262,13 @@ pub async fn send_to_paytabs(
 
 /// A PayTabs notification of a refund: `true` when it named one of ours.
 pub async fn settle_notification(state: &AppState, tx: &Transaction) -> anyhow::Result<bool> {
-    settle(state, &tx.cart_id, &tx.tran_ref, &tx.payment_result.response_status).await
+    settle(
+        state,
+        &tx.cart_id,
+        &tx.tran_ref,
+        &tx.payment_result.response_status,
+    )
+    .await
 }
 
 /// Applies PayTabs' result to a pending refund, once: approved completes it (and emails the
@@ -276,7 +293,11 @@ async fn settle(
         return Ok(false);
     };
     if status != "pending" {
-        tracing::info!(refund = id, status, "refund notification for a settled refund ignored");
+        tracing::info!(
+            refund = id,
+            status,
+            "refund notification for a settled refund ignored"
+        );
         return Ok(true);
     }
     let now = now();
@@ -292,12 +313,14 @@ async fn settle(
             queue_email(&mut db_tx, state, &id).await?;
         }
         "H" | "P" => {
-            sqlx::query("UPDATE payment_refunds SET tran_ref = $1, provider_status = $2 WHERE id = $3")
-                .bind(tran_ref)
-                .bind(&letter)
-                .bind(&id)
-                .execute(&mut *db_tx)
-                .await?;
+            sqlx::query(
+                "UPDATE payment_refunds SET tran_ref = $1, provider_status = $2 WHERE id = $3",
+            )
+            .bind(tran_ref)
+            .bind(&letter)
+            .bind(&id)
+            .execute(&mut *db_tx)
+            .await?;
         }
         _ => {
             sqlx::query("UPDATE payment_refunds SET status = 'failed', tran_ref = $1, provider_status = $2, completed_at = $3 WHERE id = $4")
@@ -324,7 +347,11 @@ async fn settle(
                 )
                 .await?;
             }
-            tracing::warn!(refund = id, letter, "PayTabs declined a refund; its credits are back");
+            tracing::warn!(
+                refund = id,
+                letter,
+                "PayTabs declined a refund; its credits are back"
+            );
         }
     }
     db_tx.commit().await?;
@@ -332,30 +359,47 @@ async fn settle(
     Ok(true)
 }
 
+/// `2025000` → `20,250.00`: an amount of money always with its two decimals.
+pub fn with_cents(minor: i64) -> String {
+    let grouped = content_model::model::Money(minor - minor % 100).display();
+    format!("{grouped}.{:02}", minor % 100)
+}
+
 async fn queue_email(
     conn: &mut AnyConnection,
     state: &AppState,
     refund_id: &str,
 ) -> anyhow::Result<()> {
-    let (email, name, amount, currency, credits, method, paid_on): (String, String, i64, String, i64, String, String) =
-        sqlx::query_as(
-            "SELECT p.email, p.full_name, f.amount, f.currency, f.credits, f.method, r.payment_date
+    let (email, name, amount, currency, credits, method, paid_on): (
+        String,
+        String,
+        i64,
+        String,
+        i64,
+        String,
+        String,
+    ) = sqlx::query_as(
+        "SELECT p.email, p.full_name, f.amount, f.currency, f.credits, f.method, r.payment_date
                FROM payment_refunds f JOIN profiles p ON p.user_id = f.client_id
                JOIN payment_records r ON r.id = f.payment_record_id
               WHERE f.id = $1",
-        )
-        .bind(refund_id)
-        .fetch_one(&mut *conn)
-        .await?;
+    )
+    .bind(refund_id)
+    .fetch_one(&mut *conn)
+    .await?;
     let paid_on = crate::domain::parse_ts(&paid_on)
-        .map(|t| t.with_timezone(&state.site.time_zone).format("%Y-%m-%d").to_string())
+        .map(|t| {
+            t.with_timezone(&state.site.time_zone)
+                .format("%Y-%m-%d")
+                .to_string()
+        })
         .map(|d| display_day(&d))
         .unwrap_or(paid_on);
     let mail = credit_templates::payment_refunded(
         &state.site.name,
         &email,
         &name,
-        &content_model::model::Money(amount).display(),
+        &with_cents(amount),
         &currency,
         credits,
         &paid_on,

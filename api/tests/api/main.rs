@@ -8,6 +8,7 @@ mod admin;
 mod bookings;
 mod contact;
 mod limits;
+mod lots;
 mod needs_attention;
 mod newsletter;
 mod payments;

@@ -445,6 +445,10 @@ impl TestApp {
         self.client.get(self.url(path)).send().await.unwrap()
     }
 
+    pub async fn get_as(&self, client: &reqwest::Client, path: &str) -> reqwest::Response {
+        client.get(self.url(path)).send().await.unwrap()
+    }
+
     /// Signs a new client up with `client` and returns the email used.
     pub async fn sign_up(&self, client: &reqwest::Client, email: &str) -> reqwest::Response {
         self.post_as(client, "/api/auth/sign-up", serde_json::json!({

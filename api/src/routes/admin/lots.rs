@@ -36,7 +36,8 @@ pub struct LotView {
     created_at: String,
 }
 
-const LOT_COLUMNS: &str = "id, source, payment_record_id, granted, remaining, expires_on, expired_at, created_at";
+const LOT_COLUMNS: &str =
+    "id, source, payment_record_id, granted, remaining, expires_on, expired_at, created_at";
 
 fn record_id(raw: &str, what: &str) -> AppResult<RecordId> {
     RecordId::parse(raw).ok_or_else(|| AppError::NotFound(format!("{what} not found")))
@@ -205,7 +206,7 @@ pub async fn refund_payment(
             "amount",
             &format!(
                 "At most {} {} can be refunded",
-                content_model::model::Money(payment.max_amount.minor).display(),
+                refunds::with_cents(payment.max_amount.minor),
                 payment.max_amount.currency
             ),
         ));
