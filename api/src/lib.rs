@@ -14,6 +14,7 @@ pub mod domain;
 pub mod email;
 pub mod error;
 pub mod extract;
+pub mod lots;
 pub mod openapi;
 pub mod payments;
 pub mod rate_limit;

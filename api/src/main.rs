@@ -40,12 +40,24 @@ enum Command {
         #[command(subcommand)]
         command: LedgerCommand,
     },
+    /// Credits' lifecycle jobs, for cron (`api serve` also runs them every minute).
+    Credits {
+        #[command(subcommand)]
+        command: CreditsCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum CreditsCommand {
+    /// Remove the unused credits of every lot whose expiry has passed (once per lot, safe to
+    /// run beside running APIs).
+    Expire,
 }
 
 #[derive(Subcommand)]
 enum LedgerCommand {
-    /// Recompute every account from the ledger; exit non-zero, naming the accounts, on any
-    /// difference from the stored totals.
+    /// Recompute every account from the ledger and every lot from its moves; exit non-zero,
+    /// naming the accounts and lots, on any difference from the stored totals.
     Verify,
 }
 
@@ -93,11 +105,18 @@ async fn run() -> anyhow::Result<()> {
             app.run_until_stopped().await?;
         }
         Command::Migrate => {
-            Db::connect(config.database_url.expose())
-                .await?
-                .migrate()
-                .await?;
+            let db = Db::connect(config.database_url.expose()).await?;
+            db.migrate().await?;
+            let site = api::site::SiteInfo::load(&config.content_dir)?;
+            api::startup::adopt_existing_credits(&db, &site).await?;
             println!("migrations applied");
+        }
+        Command::Credits {
+            command: CreditsCommand::Expire,
+        } => {
+            let db = Db::connect(config.database_url.expose()).await?;
+            let removed = api::lots::expire_due(&db).await?;
+            println!("expired lots: {removed} unused credit(s) removed");
         }
         Command::Openapi => unreachable!("handled before the configuration is read"),
         Command::Admin {
@@ -132,24 +151,34 @@ async fn run() -> anyhow::Result<()> {
             command: LedgerCommand::Verify,
         } => {
             let db = Db::connect(config.database_url.expose()).await?;
-            let mismatches = api::domain::credits::verify(&db.pool).await?;
+            let (mismatches, lots) = api::domain::credits::verify(&db.pool).await?;
             for m in &mismatches {
                 println!(
-                    "account {}: totals {}/{} used, {} available; the ledger says {}/{} used",
+                    "account {}: totals {}/{} used, {} available; the ledger says {}/{} used; its lots hold {}",
                     m.user_id,
                     m.used_credits,
                     m.total_credits,
                     m.available_credits,
                     m.ledger_used,
-                    m.ledger_total
+                    m.ledger_total,
+                    m.lots_remaining
+                );
+            }
+            for l in &lots {
+                println!(
+                    "lot {} of account {}: {} remaining; its moves add up to {}",
+                    l.lot_id, l.user_id, l.remaining, l.moved
                 );
             }
             anyhow::ensure!(
-                mismatches.is_empty(),
-                "{} account(s) differ from the ledger",
-                mismatches.len()
+                mismatches.is_empty() && lots.is_empty(),
+                "{} account(s) and {} lot(s) differ from the ledger",
+                mismatches.len(),
+                lots.len()
             );
-            println!("ledger verified: every account equals its ledger");
+            println!(
+                "ledger verified: every account equals its ledger, and its lots hold its available credits"
+            );
         }
     }
     Ok(())

@@ -18,6 +18,9 @@ pub struct SiteInfo {
     pub booking_url: String,
     /// `Calendly`, for "View Calendly Bookings".
     pub scheduler_name: String,
+    /// How many months credits the admin grants last unless the admin picks (settings
+    /// `credits.default_validity_months`).
+    pub default_validity_months: u32,
 }
 
 impl SiteInfo {
@@ -41,6 +44,7 @@ impl SiteInfo {
             currency: settings.currency,
             booking_url: settings.scheduling.booking_url,
             scheduler_name: settings.scheduling.host_name,
+            default_validity_months: settings.credits.default_validity_months,
         })
     }
 }

@@ -83,6 +83,7 @@ impl Application {
         let db = Db::connect(config.database_url.expose()).await?;
         db.migrate().await?;
         let site = SiteInfo::load(&config.content_dir)?;
+        adopt_existing_credits(&db, &site).await?;
         let transport: Option<Arc<dyn MailTransport>> = match (extensions.mail, &config.smtp) {
             (Some(transport), _) => Some(transport),
             (None, Some(smtp)) => Some(Arc::new(SmtpTransport::new(smtp)?)),
@@ -122,6 +123,7 @@ impl Application {
                 state.clone(),
                 shutdown.clone(),
             )),
+            tokio::spawn(crate::lots::run(state.clone(), shutdown.clone())),
         ];
         if let Some(transport) = transport {
             workers.push(tokio::spawn(crate::email::run_worker(
@@ -253,3 +255,26 @@ async fn same_origin_only(State(state): State<AppState>, req: Request, next: Nex
         AppError::Forbidden("Cross-site request refused".into()).into_response()
     }
 }
+
+/// Credits an account had before lots existed become one lot lasting 12 months from the first
+/// start after the upgrade: the longest validity the pricing cards promise, so nobody loses
+/// credits sooner than any package said. Does nothing once every account has its lots.
+pub async fn adopt_existing_credits(db: &Db, site: &SiteInfo) -> anyhow::Result<()> {
+    let validity = crate::domain::validity::Validity::months_from(
+        chrono::Utc::now(),
+        ADOPTED_CREDITS_MONTHS,
+        site.time_zone,
+    );
+    let adopted = crate::domain::credits::adopt_credits_without_lot(&db.pool, &validity).await?;
+    if adopted > 0 {
+        tracing::info!(
+            accounts = adopted,
+            expires_on = %validity.expires_on_text(),
+            "credits from before lots became one lot per account"
+        );
+    }
+    Ok(())
+}
+
+/// See [`adopt_existing_credits`].
+pub const ADOPTED_CREDITS_MONTHS: u32 = 12;

@@ -37,7 +37,29 @@ pub struct Settings {
     /// Optional YouTube channel whose latest uploads join /videos (needs `YOUTUBE_API_KEY`).
     #[serde(default)]
     pub youtube_channel_id: Option<String>,
+    /// How credits the admin grants (offline payments, Add User) last unless the admin picks.
+    #[serde(default)]
+    pub credits: CreditSettings,
 }
+
+/// `credits:` in settings.yaml.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CreditSettings {
+    /// The validity, in months, the admin's dialogs start from (1 to 60).
+    pub default_validity_months: u32,
+}
+
+impl Default for CreditSettings {
+    fn default() -> Self {
+        CreditSettings {
+            default_validity_months: 6,
+        }
+    }
+}
+
+/// The longest validity a package or a grant may have, in months.
+pub const MAX_VALIDITY_MONTHS: u32 = 60;
 
 fn default_currency() -> String {
     "EGP".into()
@@ -242,6 +264,10 @@ pub struct Package {
     pub sessions: u32,
     /// The whole package's price in the site currency.
     pub price: Money,
+    /// How long the package's credits last after the purchase, in calendar months (1 to 60).
+    /// The pricing card's "Credits valid for N months" line and the expiry the API gives a
+    /// purchase both come from it.
+    pub validity_months: u32,
     #[serde(default)]
     pub features: Vec<String>,
     #[serde(default)]

@@ -2,8 +2,10 @@
 //! (unless PAYTABS_STANDIN=false) and by the API's tests; never by the `api` binary. It checks
 //! requests the way PayTabs does (server key in `authorization`, profile, currency, duplicate
 //! carts), serves a hosted payment page with Approve / Decline / Cancel, then sends the signed
-//! callback and the signed browser return exactly as PayTabs does. The production client
-//! reaches it only through PAYTABS_BASE_URL, so the real code path runs.
+//! callback and the signed browser return exactly as PayTabs does. Follow-up refunds
+//! (`tran_type: refund` on an approved sale's `tran_ref`) are answered at once and then
+//! notified with a signed callback, as PayTabs does. The production client reaches it only
+//! through PAYTABS_BASE_URL, so the real code path runs.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -20,7 +22,7 @@ use serde_json::{Value, json};
 
 use api::configuration::Config;
 use api::email::templates::escape;
-use api::payments::paytabs::{PayTabsConfig, sign, sign_return};
+use api::payments::paytabs::{PayTabsConfig, parse_amount, sign, sign_return};
 
 #[derive(Clone)]
 struct Pending {
@@ -37,6 +39,10 @@ pub struct StandIn {
     http: reqwest::Client,
     /// Milliseconds to wait before sending the callback (tests race it with the return).
     pub callback_delay_ms: std::sync::atomic::AtomicU64,
+    /// Refunds asked for, as PayTabs recorded them (tran_ref → the refund's transaction).
+    refunds: Mutex<Vec<Value>>,
+    /// Answer refunds with `D` (declined) instead of `A` (tests of a declined refund).
+    pub decline_refunds: std::sync::atomic::AtomicBool,
 }
 
 impl StandIn {
@@ -61,6 +67,8 @@ impl StandIn {
                 .build()
                 .expect("client"),
             callback_delay_ms: 0.into(),
+            refunds: Mutex::new(Vec::new()),
+            decline_refunds: false.into(),
         })
     }
 }
@@ -102,6 +110,12 @@ async fn request(
     }
     if body["profile_id"].as_i64() != Some(s.config.profile_id) {
         return refuse(StatusCode::BAD_REQUEST, 2, "Profile ID is invalid");
+    }
+    if body["tran_type"]
+        .as_str()
+        .is_some_and(|t| t.eq_ignore_ascii_case("refund"))
+    {
+        return refund(&s, &body);
     }
     let cart_id = body["cart_id"].as_str().unwrap_or("");
     if cart_id.is_empty() || cart_id.len() > 64 {
@@ -158,6 +172,104 @@ async fn request(
         "merchantId": 1, "trace": "STANDIN.0002"
     }))
     .into_response()
+}
+
+/// A follow-up refund: only of an approved sale, in its currency, never more than the sale
+/// minus its earlier refunds; a cart id is used once. Answered at once, then notified.
+fn refund(s: &Arc<StandIn>, body: &Value) -> Response {
+    let sale_ref = body["tran_ref"].as_str().unwrap_or("");
+    let cart_id = body["cart_id"].as_str().unwrap_or("");
+    if cart_id.is_empty() || cart_id.len() > 64 {
+        return refuse(StatusCode::BAD_REQUEST, 113, "Cart ID is invalid");
+    }
+    let Some(sale) = s.transactions.lock().unwrap().get(sale_ref).cloned() else {
+        return refuse(StatusCode::BAD_REQUEST, 404, "Transaction not found");
+    };
+    if sale.result != Some("A") {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            340,
+            "Transaction can not be refunded",
+        );
+    }
+    if body["cart_currency"] != sale.request["cart_currency"] {
+        return refuse(StatusCode::BAD_REQUEST, 206, "Invalid currency code");
+    }
+    let to_minor = |v: &Value| -> i64 {
+        let text = match v {
+            Value::String(t) => t.clone(),
+            other => other.to_string(),
+        };
+        parse_amount(&text).unwrap_or(0)
+    };
+    let amount = to_minor(&body["cart_amount"]);
+    let mut refunds = s.refunds.lock().unwrap();
+    if refunds.iter().any(|r| r["cart_id"] == cart_id) {
+        return refuse(StatusCode::CONFLICT, 4, "Duplicate Request");
+    }
+    let already: i64 = refunds
+        .iter()
+        .filter(|r| {
+            r["previous_tran_ref"] == sale_ref && r["payment_result"]["response_status"] == "A"
+        })
+        .map(|r| to_minor(&r["tran_total"]))
+        .sum();
+    if amount <= 0 || amount + already > to_minor(&sale.request["cart_amount"]) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            341,
+            "Refund amount exceeds the transaction amount",
+        );
+    }
+    let declined = s.decline_refunds.load(std::sync::atomic::Ordering::Relaxed);
+    let (status, code, message) = if declined {
+        ("D", "D52", "Refund declined")
+    } else {
+        ("A", "G54321", "Authorised")
+    };
+    let total = format!("{}.{:02}", amount / 100, amount % 100);
+    let tran_ref = format!(
+        "TST{:013}",
+        rand::thread_rng().gen_range(0..10_000_000_000_000u64)
+    );
+    let transaction = json!({
+        "tran_ref": tran_ref, "previous_tran_ref": sale_ref, "merchant_id": 1, "profile_id": s.config.profile_id,
+        "cart_id": cart_id, "cart_description": body["cart_description"],
+        "cart_currency": body["cart_currency"], "cart_amount": total, "tran_currency": body["cart_currency"], "tran_total": total,
+        "tran_type": "Refund", "tran_class": "ECom", "customer_details": sale.request["customer_details"],
+        "payment_result": {"response_status": status, "response_code": code, "response_message": message,
+                           "transaction_time": chrono::Utc::now().to_rfc3339()},
+        "ipn_trace": "STANDIN.IPN"
+    });
+    refunds.push(transaction.clone());
+    if let Some(callback) = body["callback"].as_str().filter(|u| u.starts_with("http")) {
+        send_callback(s, callback.to_string(), &transaction);
+    }
+    Json(transaction).into_response()
+}
+
+/// Server to server: JSON signed over the raw bytes, sent on its own like PayTabs' IPN.
+fn send_callback(s: &StandIn, callback: String, transaction: &Value) {
+    let body = serde_json::to_vec(transaction).expect("json");
+    let signature = sign(s.config.server_key.expose(), &body);
+    let (http, delay) = (
+        s.http.clone(),
+        s.callback_delay_ms
+            .load(std::sync::atomic::Ordering::Relaxed),
+    );
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(delay)).await;
+        let sent = http
+            .post(&callback)
+            .header("content-type", "application/json")
+            .header("Signature", signature)
+            .body(body)
+            .send()
+            .await;
+        if let Err(e) = sent {
+            tracing::warn!(error = %e.without_url(), "stand-in callback not delivered");
+        }
+    });
 }
 
 /// The transaction object of the callback and the query API.
@@ -282,31 +394,11 @@ async fn decide(
         }
         p.clone()
     };
-    // Server to server: JSON signed over the raw bytes, sent on its own like PayTabs' IPN.
-    let body = serde_json::to_vec(&transaction_json(&s, &pending)).expect("json");
-    let signature = sign(s.config.server_key.expose(), &body);
     let callback = pending.request["callback"]
         .as_str()
         .unwrap_or_default()
         .to_string();
-    let (http, delay) = (
-        s.http.clone(),
-        s.callback_delay_ms
-            .load(std::sync::atomic::Ordering::Relaxed),
-    );
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(delay)).await;
-        let sent = http
-            .post(&callback)
-            .header("content-type", "application/json")
-            .header("Signature", signature)
-            .body(body)
-            .send()
-            .await;
-        if let Err(e) = sent {
-            tracing::warn!(error = %e.without_url(), "stand-in callback not delivered");
-        }
-    });
+    send_callback(&s, callback, &transaction_json(&s, &pending));
     // The browser: an auto-posting form to the return URL, signed like PayTabs signs it.
     let r = &pending.request;
     let (code, message) = match pending.result {

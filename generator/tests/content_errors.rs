@@ -139,6 +139,17 @@ fn a_package_id_used_twice_is_refused() {
 }
 
 #[test]
+fn a_package_whose_credits_never_last_is_refused() {
+    let d = only("bad-validity");
+    assert_names(
+        &d,
+        "content/packages.yaml",
+        Some("[0].validity_months"),
+        "between 1 and 60 months",
+    );
+}
+
+#[test]
 fn an_unknown_package_type_lists_the_allowed_values() {
     let d = only("bad-package-type");
     assert_names(

@@ -68,6 +68,7 @@ describe("create user (spec §5)", () => {
         paymentMethod: "cash",
         paymentDate: "2026-11-21",
         paymentNotes: null,
+        validityMonths: null,
       },
     });
   });
@@ -169,7 +170,7 @@ describe("add payment (spec §5)", () => {
   it("builds the API body", () => {
     expect(validateAddPayment({ ...filled, referenceNumber: " TX-1 " })).toEqual({
       ok: true,
-      payload: { clientId: "c1", amount: 4500.5, sessionsPurchased: 3, paymentDate: "2026-11-21", paymentMethod: "bank_transfer", referenceNumber: "TX-1", notes: null },
+      payload: { clientId: "c1", amount: 4500.5, sessionsPurchased: 3, paymentDate: "2026-11-21", paymentMethod: "bank_transfer", referenceNumber: "TX-1", notes: null, validityMonths: null },
     });
   });
 });

@@ -9,6 +9,7 @@ mod password;
 pub mod payments;
 pub mod status;
 pub mod text;
+pub mod validity;
 
 pub use email::Email;
 pub use money::{AmountInput, Money, MoneyView};

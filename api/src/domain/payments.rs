@@ -1,11 +1,13 @@
 //! Payments that add credits, each written by one function: a payment the admin records
 //! (spec /admin/add-payment, and Add User with a payment amount) and an online purchase that
 //! PayTabs approved. Both write the `payment_records` row the client's history shows and the
-//! ledger row that adds the credits, in the caller's transaction.
+//! ledger row that adds the credits as a lot (whose id is the payment record's), in the
+//! caller's transaction.
 
 use sqlx::AnyConnection;
 
-use super::credits::{self, Applied};
+use super::credits::{self, Applied, NewLot};
+use super::validity::Validity;
 use super::{Money, new_id, now};
 use crate::db::Backend;
 
@@ -21,6 +23,8 @@ pub struct OfflinePayment<'a> {
     pub reference: Option<&'a str>,
     pub notes: Option<&'a str>,
     pub recorded_by: &'a str,
+    /// How long its credits last (the admin picks; settings give the default).
+    pub validity: &'a Validity,
 }
 
 /// Records the payment and adds its credits; the new record's id, or `None` when the client
@@ -31,6 +35,11 @@ pub async fn record_offline_payment(
     payment: &OfflinePayment<'_>,
 ) -> Result<Option<String>, sqlx::Error> {
     let id = new_id();
+    let lot = NewLot {
+        id: &id,
+        validity: payment.validity,
+        payment_record_id: Some(&id),
+    };
     let applied = credits::add_offline_payment(
         conn,
         backend,
@@ -38,6 +47,7 @@ pub async fn record_offline_payment(
         payment.sessions,
         &id,
         payment.payment_date,
+        &lot,
     )
     .await?;
     if applied != Applied::Yes {
@@ -73,6 +83,8 @@ pub struct OnlinePurchase<'a> {
     /// PayTabs' transaction reference: the ledger's key, so a replay credits nothing.
     pub tran_ref: &'a str,
     pub package_id: &'a str,
+    /// The package's `validity_months` from the purchase.
+    pub validity: &'a Validity,
 }
 
 /// Adds the purchase's credits and its history record, once per `tran_ref`.
@@ -81,6 +93,12 @@ pub async fn record_online_purchase(
     backend: Backend,
     purchase: &OnlinePurchase<'_>,
 ) -> Result<Applied, sqlx::Error> {
+    let id = new_id();
+    let lot = NewLot {
+        id: &id,
+        validity: purchase.validity,
+        payment_record_id: Some(&id),
+    };
     let applied = credits::add_purchased(
         conn,
         backend,
@@ -88,6 +106,7 @@ pub async fn record_online_purchase(
         purchase.sessions,
         &format!("paytabs:{}", purchase.tran_ref),
         purchase.paid_at,
+        &lot,
     )
     .await?;
     if applied == Applied::Yes {
@@ -95,7 +114,7 @@ pub async fn record_online_purchase(
             "INSERT INTO payment_records (id, client_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, notes, recorded_by, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, 'card', $7, $8, NULL, $6)",
         )
-        .bind(new_id())
+        .bind(&id)
         .bind(purchase.client_id)
         .bind(purchase.amount.minor())
         .bind(purchase.currency)

@@ -3,6 +3,7 @@
 //! with lettre, or whatever the application was built with), retrying with back-off. No request
 //! ever waits on SMTP.
 
+pub mod credit_templates;
 pub mod outbox;
 pub mod templates;
 pub mod transport;

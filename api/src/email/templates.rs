@@ -11,7 +11,7 @@ pub fn escape(s: &str) -> String {
 }
 
 /// The HTML frame shared by every email: the site's name, the content, a quiet footer.
-fn layout(site_name: &str, body_html: &str) -> String {
+pub(super) fn layout(site_name: &str, body_html: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"></head>\
 <body style=\"margin:0;background:#f7f3ec;font-family:Arial,Helvetica,sans-serif;color:#1c2433\">\
@@ -25,7 +25,7 @@ fn layout(site_name: &str, body_html: &str) -> String {
     )
 }
 
-fn button(href: &str, label: &str) -> String {
+pub(super) fn button(href: &str, label: &str) -> String {
     format!(
         "<p style=\"margin:28px 0\"><a href=\"{}\" style=\"background:#c8a15a;color:#0f1d36;text-decoration:none;font-weight:bold;padding:12px 22px;border-radius:8px;display:inline-block\">{}</a></p>\
 <p style=\"font-size:13px;color:#6b7280\">If the button does not work, copy this address into your browser:<br>{}</p>",

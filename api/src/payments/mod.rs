@@ -5,4 +5,5 @@
 pub mod catalogue;
 pub mod paytabs;
 pub mod reconcile;
+pub mod refunds;
 pub mod settle;

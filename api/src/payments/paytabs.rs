@@ -41,6 +41,19 @@ pub struct PageRequest<'a> {
     pub return_url: &'a str,
 }
 
+/// A follow-up `refund` of an approved sale (integrations.md §1.3: `tran_type` refund with the
+/// sale's `tran_ref`).
+pub struct RefundRequest<'a> {
+    /// Ours, new for each refund.
+    pub cart_id: &'a str,
+    pub currency: &'a str,
+    /// Minor units.
+    pub amount: i64,
+    pub description: &'a str,
+    pub sale_tran_ref: &'a str,
+    pub callback_url: &'a str,
+}
+
 /// Why creating a page failed, in the words the spec gives the browser.
 #[derive(Debug, thiserror::Error)]
 pub enum CreateError {
@@ -65,7 +78,19 @@ pub struct Transaction {
     pub tran_currency: Option<String>,
     #[serde(default, deserialize_with = "number_or_string")]
     pub tran_total: Option<String>,
+    /// A follow-up (refund, capture, void) names the sale it follows.
+    #[serde(default)]
+    pub previous_tran_ref: Option<String>,
     pub payment_result: PaymentResult,
+}
+
+impl Transaction {
+    /// PayTabs spells types in mixed case ("Refund", "refund").
+    pub fn is_refund(&self) -> bool {
+        self.tran_type
+            .as_deref()
+            .is_some_and(|t| t.eq_ignore_ascii_case("refund"))
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -159,6 +184,32 @@ impl PayTabs {
             Some(url) => Ok((tran_ref, url.to_string())),
             None => Err(CreateError::NoRedirect),
         }
+    }
+
+    /// `/payment/request` with `tran_type: refund` on the sale's `tran_ref`; PayTabs answers
+    /// with the refund transaction and its result at once.
+    pub async fn refund(&self, r: &RefundRequest<'_>) -> anyhow::Result<(Transaction, Value)> {
+        let body = serde_json::json!({
+            "profile_id": self.config.profile_id,
+            "tran_type": "refund",
+            "tran_class": "ecom",
+            "cart_id": r.cart_id,
+            "cart_currency": r.currency,
+            "cart_amount": format_amount(r.amount).parse::<serde_json::Number>().ok(),
+            "cart_description": r.description,
+            "tran_ref": r.sale_tran_ref,
+            "callback": r.callback_url,
+        });
+        let (status, answer) = self.post("/payment/request", &body).await?;
+        anyhow::ensure!(
+            status.is_success(),
+            "PayTabs refused the refund: HTTP {status}, code {}, {}",
+            answer["code"],
+            answer["message"].as_str().unwrap_or("no message")
+        );
+        let tx: Transaction = serde_json::from_value(answer.clone())
+            .context("PayTabs refund answer has an unexpected shape")?;
+        Ok((tx, answer))
     }
 
     /// `/payment/query` by `tran_ref`.

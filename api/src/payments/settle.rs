@@ -8,6 +8,7 @@ use super::paytabs::{Transaction, parse_amount};
 use crate::domain::credits::Applied;
 use crate::domain::now;
 use crate::domain::payments::{OnlinePurchase, record_online_purchase};
+use crate::domain::validity::Validity;
 use crate::domain::{Money, PaymentStatus};
 use crate::email::{enqueue, templates};
 use crate::state::AppState;
@@ -141,6 +142,14 @@ pub async fn apply(
             db_tx.commit().await?;
             return Ok(Outcome::Flagged(reason));
         }
+        let package = super::catalogue::load(&state.config.content_dir)
+            .ok()
+            .and_then(|all| all.into_iter().find(|p| p.id == package_id));
+        // A package removed from the catalogue since the purchase began: the admin's default.
+        let months = package
+            .as_ref()
+            .map_or(state.site.default_validity_months, |p| p.validity_months);
+        let validity = Validity::months_from(chrono::Utc::now(), months, state.site.time_zone);
         let applied = record_online_purchase(
             &mut db_tx,
             state.db.backend,
@@ -152,6 +161,7 @@ pub async fn apply(
                 paid_at: &now,
                 tran_ref: &tx_result.tran_ref,
                 package_id: &package_id,
+                validity: &validity,
             },
         )
         .await?;
@@ -164,11 +174,7 @@ pub async fn apply(
                     .bind(&client_id)
                     .fetch_optional(&mut *db_tx)
                     .await?;
-            let package = super::catalogue::load(&state.config.content_dir)
-                .ok()
-                .and_then(|all| all.into_iter().find(|p| p.id == package_id))
-                .map(|p| p.name)
-                .unwrap_or(package_id.clone());
+            let package = package.map(|p| p.name).unwrap_or(package_id.clone());
             enqueue(
                 &mut db_tx,
                 &templates::purchase_receipt(

@@ -33,6 +33,18 @@ pub struct AccountView {
     sessions_completed: i64,
     last_payment_date: Option<String>,
     show_payment_history: bool,
+    /// The credits that expire first ("N credits expire on MMM dd, yyyy"); `null` without
+    /// unused credits.
+    next_expiry: Option<ExpiryView>,
+}
+
+/// The unused credits of the lots that expire first (on the same day).
+#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct ExpiryView {
+    credits: i64,
+    /// The last day they can be used (`YYYY-MM-DD`, the coach's time zone).
+    expires_on: String,
 }
 
 /// One of the client's sessions, or a pending booking made on the scheduling page with the
@@ -127,6 +139,9 @@ pub struct PaymentRecordView {
     payment_date: String,
     payment_method: String,
     reference_number: Option<String>,
+    /// `payment`, or `refund` (of an earlier payment: `amount` went back, `sessionsPurchased`
+    /// credits were removed; only refunds done or waiting for PayTabs are listed).
+    kind: String,
 }
 
 #[derive(sqlx::FromRow)]
@@ -138,6 +153,7 @@ struct PaymentRow {
     payment_date: String,
     payment_method: String,
     reference_number: Option<String>,
+    kind: String,
 }
 
 impl From<PaymentRow> for PaymentRecordView {
@@ -149,6 +165,7 @@ impl From<PaymentRow> for PaymentRecordView {
             payment_date: r.payment_date,
             payment_method: r.payment_method,
             reference_number: r.reference_number,
+            kind: r.kind,
         }
     }
 }
@@ -197,6 +214,16 @@ pub async fn account(state: &AppState, user_id: &str) -> AppResult<AccountView> 
     .bind(BookingStatus::Completed.as_str())
     .fetch_optional(state.db.reader())
     .await?;
+    let next_expiry: Option<ExpiryView> = sqlx::query_as(
+        "SELECT CAST(SUM(remaining) AS BIGINT) AS credits, expires_on FROM credit_lots
+          WHERE user_id = $1 AND expired_at IS NULL AND remaining > 0
+            AND expires_on = (SELECT MIN(expires_on) FROM credit_lots
+                               WHERE user_id = $1 AND expired_at IS NULL AND remaining > 0)
+          GROUP BY expires_on",
+    )
+    .bind(user_id)
+    .fetch_optional(state.db.reader())
+    .await?;
     let row = row.unwrap_or(AccountRow {
         available_credits: 0,
         total_credits: 0,
@@ -212,6 +239,7 @@ pub async fn account(state: &AppState, user_id: &str) -> AppResult<AccountView> 
         sessions_completed: row.sessions_completed,
         last_payment_date: row.last_payment_date,
         show_payment_history: row.show_payment_history == 1,
+        next_expiry,
     })
 }
 
@@ -284,8 +312,16 @@ pub async fn dashboard(
     .fetch_all(state.db.reader())
     .await?;
     let payments: Vec<PaymentRow> = sqlx::query_as(
-        "SELECT id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number
-           FROM payment_records WHERE client_id = $1 ORDER BY payment_date DESC, created_at DESC, id LIMIT 10",
+        "SELECT id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, kind FROM (
+             SELECT id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number,
+                    'payment' AS kind, created_at
+               FROM payment_records WHERE client_id = $1
+             UNION ALL
+             SELECT f.id, f.amount, f.currency, f.credits, f.created_at, r.payment_method, f.tran_ref,
+                    'refund' AS kind, f.created_at
+               FROM payment_refunds f JOIN payment_records r ON r.id = f.payment_record_id
+              WHERE f.client_id = $1 AND f.status <> 'failed'
+           ) history ORDER BY payment_date DESC, created_at DESC, id LIMIT 10",
     )
     .bind(&user.user_id)
     .fetch_all(state.db.reader())

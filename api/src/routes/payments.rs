@@ -199,6 +199,13 @@ pub async fn callback(
         .map_err(|_| AppError::BadRequest("The body is not JSON".into()))?;
     let tx: Transaction = serde_json::from_value(payload.clone())
         .map_err(|e| AppError::BadRequest(format!("Unexpected callback shape: {e}")))?;
+    if tx.is_refund() {
+        // A refund we asked for; one made in PayTabs' dashboard is only logged.
+        if !crate::payments::refunds::settle_notification(&state, &tx).await? {
+            tracing::warn!(cart_id = %tx.cart_id, previous = ?tx.previous_tran_ref, "PayTabs refund notification for an unknown refund");
+        }
+        return Ok(StatusCode::OK);
+    }
     match settle::apply(&state, &tx, &payload).await? {
         settle::Outcome::UnknownCart => {
             tracing::warn!(cart_id = %tx.cart_id, "PayTabs callback for an unknown cart")

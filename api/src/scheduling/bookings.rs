@@ -202,6 +202,8 @@ struct BookingRow {
     status: BookingStatus,
     credit_debited: i64,
     disowned_at: Option<String>,
+    /// The lot its credit came from (a reschedule carries it to the new booking).
+    credit_lot_id: Option<String>,
 }
 
 /// The booking of an invitee, locked until the transaction ends: an admin's cancel (or another
@@ -212,7 +214,7 @@ async fn booking_by_invitee(
     uri: &str,
 ) -> Result<Option<BookingRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT id, client_id, status, credit_debited, disowned_at FROM bookings WHERE calendly_invitee_uri = $1{}",
+        "SELECT id, client_id, status, credit_debited, disowned_at, credit_lot_id FROM bookings WHERE calendly_invitee_uri = $1{}",
         state.db.backend.for_update()
     ))
     .bind(uri)
@@ -240,9 +242,11 @@ async fn created(
     // A reschedule takes the old booking's credit, whichever webhook came first. A booking
     // that held no credit moves nothing, but a client's "This wasn't me" stays with it.
     let mut disowned_at = None;
+    let mut credit_lot = None;
     let moved = match old_invitee {
         Some(old) => match booking_by_invitee(tx, state, old).await? {
             Some(old) if old.credit_debited == 1 => {
+                credit_lot = old.credit_lot_id.clone();
                 sqlx::query("UPDATE bookings SET credit_debited = 0, status = 'cancelled', cancelled_at = COALESCE(cancelled_at, $1) WHERE id = $2")
                     .bind(now())
                     .bind(&old.id)
@@ -269,6 +273,7 @@ async fn created(
             let reference = format!("calendly:{}", inv.uri);
             match credits::debit_one(tx, state.db.backend, user_id, &reference).await? {
                 Applied::Yes | Applied::AlreadyApplied => {
+                    credit_lot = credits::lot_of(tx, &reference).await?;
                     (Some(user_id.clone()), "confirmed", 1, Outcome::Confirmed)
                 }
                 Applied::Insufficient | Applied::NoAccount => (
@@ -306,6 +311,7 @@ async fn created(
     .bind(&disowned_at)
     .execute(&mut *tx)
     .await?;
+    remember_credit_lot(tx, &booking_id, credit_lot.as_deref()).await?;
     let details = session_details(state, &booking_id, title, inv.start, inv.end, inv.meet_link);
     match &outcome {
         Outcome::Pending(reason) => {
@@ -391,7 +397,7 @@ async fn canceled(
         .await?;
     if refund && let Some(client) = &client_id {
         let reference = format!("calendly-refund:{}", inv.uri);
-        credits::refund_one(tx, state.db.backend, client, &reference).await?;
+        credits::refund_one(tx, state.db.backend, client, &id, &reference).await?;
     }
     if !rescheduled {
         let details = session_details(
@@ -411,6 +417,22 @@ async fn canceled(
         ));
     }
     Ok(Outcome::Cancelled { refunded: refund })
+}
+
+/// Records which lot a booking's credit came from, so a cancel gives it back there.
+pub async fn remember_credit_lot(
+    conn: &mut AnyConnection,
+    booking_id: &str,
+    lot_id: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    if lot_id.is_some() {
+        sqlx::query("UPDATE bookings SET credit_lot_id = $1 WHERE id = $2")
+            .bind(lot_id)
+            .bind(booking_id)
+            .execute(conn)
+            .await?;
+    }
+    Ok(())
 }
 
 /// A booking as the admin's Assign and the client's claim see it, locked until the
@@ -461,6 +483,8 @@ pub async fn confirm_with_credit(
     if applied != Applied::Yes {
         return Ok(applied);
     }
+    let lot = credits::lot_of(conn, reference).await?;
+    remember_credit_lot(conn, &booking.id, lot.as_deref()).await?;
     sqlx::query(
         "UPDATE bookings SET status = $1, client_id = $2, credit_debited = 1, disowned_at = NULL WHERE id = $3",
     )

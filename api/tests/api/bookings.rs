@@ -80,6 +80,7 @@ pub async fn client_with_credits(
             app.state.db.backend,
             &id,
             credits,
+            &crate::support::six_months(),
             &format!("grant:{id}"),
             "test grant",
         )
@@ -294,6 +295,8 @@ async fn an_admin_cancel_of_an_event_calendly_already_cancelled_refunds_once() {
         "DELETE FROM credit_ledger WHERE kind = 'booking_refund'",
         "DELETE FROM webhook_events WHERE event_key LIKE 'invitee.canceled%'",
         "UPDATE client_accounts SET used_credits = 1, available_credits = 1",
+        // (the refund's lot move went with its ledger row)
+        "UPDATE credit_lots SET remaining = 1",
         "UPDATE bookings SET status = 'confirmed', cancelled_at = NULL, credit_debited = 1",
     ] {
         sqlx::query(undo).execute(pool).await.unwrap();
@@ -756,6 +759,7 @@ async fn a_cancel_webhook_racing_an_admin_cancel_refunds_once() {
         &mut tx,
         app.state.db.backend,
         &user,
+        &id,
         &format!("cancel:{id}"),
     )
     .await

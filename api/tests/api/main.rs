@@ -9,6 +9,7 @@ mod bookings;
 mod contact;
 mod hot_reads;
 mod limits;
+mod lots;
 mod needs_attention;
 mod newsletter;
 mod payments;

@@ -514,6 +514,7 @@ async fn a_verified_booking_without_a_credit_is_claimed_once_a_credit_is_there()
         app.state.db.backend,
         &mona,
         1,
+        &crate::support::six_months(),
         "grant:late",
         "test",
     )

@@ -8,13 +8,13 @@ use crate::support::{
 
 const FIVE: (&str, u32, f64) = ("individual", 5, 20250.0); // content/packages.yaml: individual-5
 
-async fn client(app: &TestApp, email: &str) -> reqwest::Client {
+pub(crate) async fn client(app: &TestApp, email: &str) -> reqwest::Client {
     let c = new_client();
     assert_eq!(app.sign_up(&c, email).await.status(), 201);
     c
 }
 
-async fn admin(app: &TestApp) -> reqwest::Client {
+pub(crate) async fn admin(app: &TestApp) -> reqwest::Client {
     crate::support::admin_client(app, "admin@coach.example.com").await
 }
 
@@ -31,7 +31,7 @@ async fn start_purchase(
 }
 
 /// Starts a purchase and returns the hosted page URL.
-async fn hosted_page(app: &TestApp, c: &reqwest::Client) -> String {
+pub(crate) async fn hosted_page(app: &TestApp, c: &reqwest::Client) -> String {
     let r = start_purchase(app, c, FIVE).await;
     assert_eq!(r.status(), 200);
     let body: Value = r.json().await.unwrap();
@@ -40,7 +40,7 @@ async fn hosted_page(app: &TestApp, c: &reqwest::Client) -> String {
 
 /// The customer presses a button on the hosted page; returns the signed return form
 /// `(action, fields)` that the page posts back to us.
-async fn press(page_url: &str, action: &str) -> (String, Vec<(String, String)>) {
+pub(crate) async fn press(page_url: &str, action: &str) -> (String, Vec<(String, String)>) {
     let browser = reqwest::Client::new();
     let page = browser
         .get(page_url)
@@ -96,13 +96,13 @@ async fn press(page_url: &str, action: &str) -> (String, Vec<(String, String)>) 
 }
 
 /// The browser posting the return form (cross-site: no cookie, no Origin of ours).
-async fn post_return(action: &str, fields: &[(String, String)]) -> String {
+pub(crate) async fn post_return(action: &str, fields: &[(String, String)]) -> String {
     let r = new_client().post(action).form(fields).send().await.unwrap();
     assert_eq!(r.status(), 303);
     r.headers()["location"].to_str().unwrap().to_string()
 }
 
-async fn credits(app: &TestApp, email: &str) -> (i64, i64, i64) {
+pub(crate) async fn credits(app: &TestApp, email: &str) -> (i64, i64, i64) {
     sqlx::query_as("SELECT a.total_credits, a.used_credits, a.available_credits FROM client_accounts a JOIN users u ON u.id = a.user_id WHERE u.email = $1")
         .bind(email)
         .fetch_one(&app.state.db.pool)
@@ -557,6 +557,7 @@ async fn available_credits_never_go_below_zero() {
         app.state.db.backend,
         &user,
         1,
+        &crate::support::six_months(),
         "grant:1",
         "test grant",
     )
@@ -575,15 +576,27 @@ async fn available_credits_never_go_below_zero() {
         Applied::AlreadyApplied
     );
     assert_eq!(
-        refund_one(&mut tx, app.state.db.backend, &user, "refund:2")
-            .await
-            .unwrap(),
+        refund_one(
+            &mut tx,
+            app.state.db.backend,
+            &user,
+            "booking-2",
+            "refund:2"
+        )
+        .await
+        .unwrap(),
         Applied::Yes
     );
     assert_eq!(
-        refund_one(&mut tx, app.state.db.backend, &user, "refund:2")
-            .await
-            .unwrap(),
+        refund_one(
+            &mut tx,
+            app.state.db.backend,
+            &user,
+            "booking-2",
+            "refund:2"
+        )
+        .await
+        .unwrap(),
         Applied::AlreadyApplied
     );
     tx.commit().await.unwrap();

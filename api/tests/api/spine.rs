@@ -334,7 +334,7 @@ async fn ledger_verify_names_an_account_whose_totals_differ_from_its_ledger() {
     let (ok, output) = ledger_verify_command(&app);
     assert!(!ok, "{output}");
     assert!(output.contains(&mona_id), "{output}");
-    let mismatches = api::domain::credits::verify(&app.state.db.pool)
+    let (mismatches, _) = api::domain::credits::verify(&app.state.db.pool)
         .await
         .unwrap();
     assert_eq!(mismatches.len(), 1);

@@ -445,6 +445,10 @@ impl TestApp {
         self.client.get(self.url(path)).send().await.unwrap()
     }
 
+    pub async fn get_as(&self, client: &reqwest::Client, path: &str) -> reqwest::Response {
+        client.get(self.url(path)).send().await.unwrap()
+    }
+
     /// Signs a new client up with `client` and returns the email used.
     pub async fn sign_up(&self, client: &reqwest::Client, email: &str) -> reqwest::Response {
         self.post_as(client, "/api/auth/sign-up", serde_json::json!({
@@ -483,10 +487,11 @@ pub async fn error_of(response: reqwest::Response) -> (u16, Value) {
 
 /// The ledger equals every account's totals, as `api ledger verify` checks it.
 pub async fn assert_ledger_verifies(app: &TestApp) {
-    let mismatches = api::domain::credits::verify(&app.state.db.pool)
+    let (mismatches, lots) = api::domain::credits::verify(&app.state.db.pool)
         .await
         .unwrap();
     assert!(mismatches.is_empty(), "{mismatches:?}");
+    assert!(lots.is_empty(), "{lots:?}");
     let (ok, output) = ledger_verify_command(app);
     assert!(ok, "api ledger verify failed:\n{output}");
 }
@@ -505,4 +510,9 @@ pub fn ledger_verify_command(app: &TestApp) -> (bool, String) {
         String::from_utf8_lossy(&out.stderr)
     );
     (out.status.success(), text)
+}
+
+/// Credits granted now lasting six months (tests that only need some credits).
+pub fn six_months() -> api::domain::validity::Validity {
+    api::domain::validity::Validity::months_from(chrono::Utc::now(), 6, chrono_tz::Africa::Cairo)
 }

@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::model::PackageType;
+use super::model::{MAX_VALIDITY_MONTHS, PackageType};
 use super::{Entry, Library};
 use crate::diagnostics::{Diagnostic, line_of_key};
 
@@ -287,6 +287,22 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
                 lib.packages
                     .error(i, "sessions", "a package needs at least 1 session")
                     .hint("set sessions to 1 or more"),
+            );
+        }
+        if !(1..=MAX_VALIDITY_MONTHS).contains(&p.validity_months) {
+            out.push(
+                lib.packages
+                    .error(
+                        i,
+                        "validity_months",
+                        format!(
+                            "credits must last between 1 and {MAX_VALIDITY_MONTHS} months, not {}",
+                            p.validity_months
+                        ),
+                    )
+                    .hint(
+                        "write how many months the package's credits last, e.g. validity_months: 6",
+                    ),
             );
         }
         if p.price.minor() <= 0 {

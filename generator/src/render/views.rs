@@ -368,6 +368,7 @@ pub fn packages(all: &[&Package], kind: PackageType) -> Vec<Value> {
                 "discount": discount,
                 "savings": (savings / 100.0).round() as i64 * 100,
                 "features": p.features,
+                "validity_months": p.validity_months,
                 "is_featured": p.is_featured,
             })
         })
@@ -395,6 +396,7 @@ mod tests {
             package_type: PackageType::Individual,
             sessions,
             price: Money(egp * 100),
+            validity_months: 6,
             features: vec![],
             is_featured: false,
             is_active: true,

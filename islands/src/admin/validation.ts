@@ -46,7 +46,7 @@ export interface CreateUserForm {
 }
 
 /** POST /api/admin/users, with the choices the form offers. */
-export type CreateUserPayload = Complete<CreateUserBody, "phone" | "paymentNotes"> & {
+export type CreateUserPayload = Complete<CreateUserBody, "phone" | "paymentNotes" | "validityMonths"> & {
   role: UserRole;
   paymentMethod: UserPaymentMethod;
 };
@@ -109,6 +109,8 @@ export function validateCreateUser(form: CreateUserForm): Checked<CreateUserPayl
     paymentAmount: amount,
     paymentMethod: form.paymentMethod,
     paymentDate: form.paymentDate,
+    // The credits last the settings' default (credits.default_validity_months).
+    validityMonths: null,
     paymentNotes: form.paymentNotes.trim() || null,
   }));
 }
@@ -195,7 +197,7 @@ export interface AddPaymentForm {
 }
 
 /** POST /api/admin/payments, with the methods the form offers. */
-export type AddPaymentPayload = Complete<AddPaymentBody, "referenceNumber" | "notes"> & { paymentMethod: PaymentMethod };
+export type AddPaymentPayload = Complete<AddPaymentBody, "referenceNumber" | "notes" | "validityMonths"> & { paymentMethod: PaymentMethod };
 
 export const ADD_PAYMENT_FIELDS = [
   "clientId",
@@ -240,5 +242,7 @@ export function validateAddPayment(form: AddPaymentForm): Checked<AddPaymentPayl
     paymentMethod: form.paymentMethod,
     referenceNumber: form.referenceNumber.trim() || null,
     notes: form.notes.trim() || null,
+    // The credits last the settings' default (credits.default_validity_months).
+    validityMonths: null,
   }));
 }

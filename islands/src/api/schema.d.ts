@@ -133,6 +133,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/clients/{id}/lots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["client_lots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/lots/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["extend_lot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/payments": {
         parameters: {
             query?: never;
@@ -143,6 +175,22 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["add_payment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["refundable"];
+        put?: never;
+        post: operations["refund_payment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -657,6 +705,7 @@ export interface components {
             /** Format: int64 */
             availableCredits: number;
             lastPaymentDate?: string | null;
+            nextExpiry?: null | components["schemas"]["ExpiryView"];
             /** Format: int64 */
             sessionsCompleted: number;
             showPaymentHistory: boolean;
@@ -680,6 +729,12 @@ export interface components {
              * @description 1 to 1,000.
              */
             sessionsPurchased?: number | null;
+            /**
+             * Format: int64
+             * @description How many months the credits last from the payment date, 1 to 60 (default: settings
+             *     `credits.default_validity_months`).
+             */
+            validityMonths?: number | null;
         };
         /** @description A booking in the admin's lists, with the client's (or the invitee's) name and email. */
         AdminBookingView: {
@@ -790,6 +845,12 @@ export interface components {
             phone?: string | null;
             /** @description client (default) or admin. */
             role?: string | null;
+            /**
+             * Format: int64
+             * @description How many months the initial credits last, 1 to 60 (default: settings
+             *     `credits.default_validity_months`).
+             */
+            validityMonths?: number | null;
         };
         CreatedUser: {
             /** Format: int64 */
@@ -831,9 +892,42 @@ export interface components {
             /** @description For people; the spec's wording where the spec has one. */
             message: string;
         };
+        /** @description The unused credits of the lots that expire first (on the same day). */
+        ExpiryView: {
+            /** Format: int64 */
+            credits: number;
+            /** @description The last day they can be used (`YYYY-MM-DD`, the coach's time zone). */
+            expiresOn: string;
+        };
+        ExtendLot: {
+            /** @description The new last day (`YYYY-MM-DD`), later than the current one, at most 60 months ahead. */
+            expiresOn?: string | null;
+            /** @description Why (kept with the lot), 3 to 500 characters. */
+            reason?: string | null;
+        };
         Health: {
             database: string;
             status: string;
+        };
+        /** @description One lot of a client's credits. */
+        LotView: {
+            createdAt: string;
+            /** @description When its unused credits left; `null` while it is live. */
+            expiredAt?: string | null;
+            /** @description The last day its credits can be used (`YYYY-MM-DD`, the coach's time zone). */
+            expiresOn: string;
+            /** Format: int64 */
+            granted: number;
+            id: string;
+            /** @description The payment it was bought with (refunds start there). */
+            paymentRecordId?: string | null;
+            /**
+             * Format: int64
+             * @description Unused credits.
+             */
+            remaining: number;
+            /** @description purchase, offline_payment, admin_adjustment or migrated (credits from before lots). */
+            source: string;
         };
         /** @description An amount in an answer: integer minor units and the ISO currency. */
         Money: {
@@ -852,6 +946,11 @@ export interface components {
         PaymentRecordView: {
             amount: components["schemas"]["Money"];
             id: string;
+            /**
+             * @description `payment`, or `refund` (of an earlier payment: `amount` went back, `sessionsPurchased`
+             *     credits were removed; only refunds done or waiting for PayTabs are listed).
+             */
+            kind: string;
             paymentDate: string;
             paymentMethod: string;
             referenceNumber?: string | null;
@@ -913,6 +1012,8 @@ export interface components {
             /** Format: int64 */
             availableCredits: number;
             clientId: string;
+            /** @description The last day the credits can be used (`YYYY-MM-DD`, the coach's time zone). */
+            expiresOn: string;
             id: string;
             paymentDate: string;
             paymentMethod: string;
@@ -922,6 +1023,56 @@ export interface components {
         };
         RedirectView: {
             redirectUrl: string;
+        };
+        RefundPayment: {
+            /** @description In the currency's major unit, 2-decimal steps, up to what was paid minus earlier refunds. */
+            amount?: components["schemas"]["AmountInput"];
+            /**
+             * Format: int64
+             * @description Unused credits to remove, 0 to the payment's unused credits.
+             */
+            credits?: number | null;
+            reason?: string | null;
+        };
+        /** @description The refund as the admin and the client's history see it. */
+        RefundRow: {
+            /** Format: int64 */
+            amount: number;
+            completedAt?: string | null;
+            createdAt: string;
+            /** Format: int64 */
+            credits: number;
+            currency: string;
+            id: string;
+            /** @description `paytabs` or `offline`. */
+            method: string;
+            paymentRecordId: string;
+            /**
+             * @description `pending` (waiting for PayTabs), `completed` or `failed` (PayTabs declined; the
+             *     credits came back).
+             */
+            status: string;
+        };
+        /** @description What can still be refunded of one payment, as the admin's dialog shows it. */
+        Refundable: {
+            clientId: string;
+            /** @description Paid minus earlier refunds: the most a refund may be. */
+            maxAmount: components["schemas"]["Money"];
+            /** @description `paytabs` (sent to PayTabs) or `offline` (the admin records it). */
+            method: string;
+            paid: components["schemas"]["Money"];
+            paymentId: string;
+            /** @description Refunds done or waiting for PayTabs. */
+            refunded: components["schemas"]["Money"];
+            /** Format: int64 */
+            sessionsPurchased: number;
+            /** @description The suggested amount: the paid price of the unused credits, within `max_amount`. */
+            suggestedAmount: components["schemas"]["Money"];
+            /**
+             * Format: int64
+             * @description The payment's credits not used (nor expired): the most a refund removes.
+             */
+            unusedCredits: number;
         };
         ResetConfirm: {
             password?: string | null;
@@ -1445,6 +1596,153 @@ export interface operations {
             };
         };
     };
+    client_lots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LotView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    extend_lot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExtendLot"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LotView"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The lot has expired */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A date that is not later, or a missing reason */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     add_payment: {
         parameters: {
             query?: never;
@@ -1516,6 +1814,145 @@ export interface operations {
                 };
             };
             /** @description 'Please fill in all required fields' and the field rules */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refundable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What can still be refunded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refundable"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_payment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundPayment"];
+            };
+        };
+        responses: {
+            /** @description Online: sent to PayTabs (completed, or pending until PayTabs answers); offline: recorded */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundRow"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More credits than are unused, or more money than is left to refund */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -47,6 +47,12 @@ function Credits({ account }: { account: AccountView }) {
           <dd className="stat__value">{account.sessionsCompleted}</dd>
         </div>
       </dl>
+      {account.nextExpiry ? (
+        <p className="client-credits__last client-credits__expiry">
+          {account.nextExpiry.credits === 1 ? "1 credit expires" : `${account.nextExpiry.credits} credits expire`} on{" "}
+          <time dateTime={account.nextExpiry.expiresOn}>{shortDate(account.nextExpiry.expiresOn)}</time>
+        </p>
+      ) : null}
       {account.lastPaymentDate ? (
         <p className="client-credits__last">
           Last payment: <time dateTime={account.lastPaymentDate}>{shortDate(account.lastPaymentDate)}</time>
@@ -216,11 +222,17 @@ function UpcomingSessions(props: {
 }
 
 function PaymentRow({ payment }: { payment: PaymentRecordView }) {
+  const refund = payment.kind === "refund";
   return (
     <li className="client-payment">
       <div className="client-payment__main">
-        <span className="client-payment__amount">{formatMoney(payment.amount)}</span>
-        <span className="client-payment__sessions">{sessions(payment.sessionsPurchased)}</span>
+        <span className="client-payment__amount">
+          {refund ? "Refund: " : null}
+          {formatMoney(payment.amount)}
+        </span>
+        <span className="client-payment__sessions">
+          {refund ? `${payment.sessionsPurchased} ${payment.sessionsPurchased === 1 ? "credit" : "credits"} removed` : sessions(payment.sessionsPurchased)}
+        </span>
       </div>
       <div className="client-payment__meta">
         <time dateTime={payment.paymentDate}>{shortDate(payment.paymentDate)}</time>

@@ -182,6 +182,8 @@ pub async fn phone_booking(
     .execute(&mut *tx)
     .await?;
     if debit {
+        let lot = credits::lot_of(&mut tx, &format!("booking:{id}")).await?;
+        crate::scheduling::bookings::remember_credit_lot(&mut tx, &id, lot.as_deref()).await?;
         let (email, name): (String, String) =
             sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
                 .bind(client.as_str())
@@ -448,7 +450,14 @@ pub async fn cancel_booking(
         if debited == 1
             && let Some(client) = &client_id
         {
-            credits::refund_one(&mut tx, state.db.backend, client, &format!("cancel:{id}")).await?;
+            credits::refund_one(
+                &mut tx,
+                state.db.backend,
+                client,
+                id,
+                &format!("cancel:{id}"),
+            )
+            .await?;
         }
         let recipient: Option<(String, String)> = match &client_id {
             Some(c) => {

@@ -3,6 +3,7 @@
 
 mod bookings;
 mod clients;
+mod lots;
 mod payments;
 mod stats;
 mod users;
@@ -13,11 +14,14 @@ use chrono::{NaiveDate, NaiveTime, TimeZone, Utc};
 
 pub use bookings::{AdminBookingView, AssignBooking, PhoneBooking, SessionFilter};
 pub use clients::{ClientRow, ClientSearch};
+pub use lots::{ExtendLot, LotView, RefundPayment};
 pub use payments::{AddPayment, RecordedPaymentView};
 pub use stats::Stats;
 pub use users::{CreateUser, CreatedUser};
 
+use crate::domain::validity::MAX_VALIDITY_MONTHS;
 use crate::domain::{now, ts};
+use crate::error::AppError;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -45,6 +49,12 @@ pub fn router() -> Router<AppState> {
             post(bookings::mark_no_show),
         )
         .route("/api/admin/sessions", get(bookings::sessions))
+        .route("/api/admin/clients/{id}/lots", get(lots::client_lots))
+        .route("/api/admin/lots/{id}/extend", post(lots::extend_lot))
+        .route(
+            "/api/admin/payments/{id}/refund",
+            get(lots::refundable).post(lots::refund_payment),
+        )
 }
 
 /// A day in the coach's time zone, as the UTC timestamp of its first instant.
@@ -58,6 +68,19 @@ fn start_of_local_day(state: &AppState, day: NaiveDate) -> String {
         .unwrap_or_else(now)
 }
 
+/// The validity the admin picked for granted credits, or the settings' default.
+fn validity_months(state: &AppState, picked: Option<i64>) -> Result<u32, AppError> {
+    let max = i64::from(MAX_VALIDITY_MONTHS);
+    match picked {
+        None => Ok(state.site.default_validity_months),
+        Some(m) if (1..=max).contains(&m) => Ok(m as u32),
+        Some(_) => Err(AppError::field(
+            "validityMonths",
+            "Credits must be valid for 1 to 60 months",
+        )),
+    }
+}
+
 /// The OpenAPI paths of this module, for `openapi.rs`.
 pub mod paths {
     pub use super::bookings::{
@@ -65,6 +88,9 @@ pub mod paths {
         __path_phone_booking, __path_recent_bookings, __path_sessions,
     };
     pub use super::clients::__path_clients;
+    pub use super::lots::{
+        __path_client_lots, __path_extend_lot, __path_refund_payment, __path_refundable,
+    };
     pub use super::payments::__path_add_payment;
     pub use super::stats::__path_stats;
     pub use super::users::__path_create_user;

@@ -13,6 +13,7 @@ use crate::domain::credits::MAX_CREDITS_PER_CHANGE;
 use crate::domain::money::AmountError;
 use crate::domain::payments::{OfflinePayment, record_offline_payment};
 use crate::domain::text::short_text;
+use crate::domain::validity::Validity;
 use crate::domain::{AmountInput, MoneyView, Notes, RecordId};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson};
@@ -42,6 +43,9 @@ pub struct AddPayment {
     payment_method: Option<String>,
     reference_number: Option<String>,
     notes: Option<String>,
+    /// How many months the credits last from the payment date, 1 to 60 (default: settings
+    /// `credits.default_validity_months`).
+    validity_months: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -55,6 +59,8 @@ pub struct RecordedPaymentView {
     payment_method: String,
     reference_number: Option<String>,
     available_credits: i64,
+    /// The last day the credits can be used (`YYYY-MM-DD`, the coach's time zone).
+    expires_on: String,
 }
 
 /// The spec's message when a required field is missing.
@@ -115,12 +121,15 @@ pub async fn add_payment(
             "Payment method must be bank_transfer, credit_card, cash, check, paypal or other",
         ));
     }
+    let months = super::validity_months(&state, body.validity_months)?;
     let reference = short_text("referenceNumber", body.reference_number.as_deref(), 100)?;
     let notes = Notes::parse_optional("notes", body.notes.as_deref(), 2_000)?;
     let client =
         RecordId::parse(client_id).ok_or_else(|| AppError::NotFound("Client not found".into()))?;
     // The payment date is a day in the coach's time zone; stored as its start in UTC.
     let payment_date = start_of_local_day(&state, day);
+    let paid_at = crate::domain::parse_ts(&payment_date).unwrap_or_else(chrono::Utc::now);
+    let validity = Validity::months_from(paid_at, months, state.site.time_zone);
 
     let mut tx = state.db.pool.begin().await?;
     let payment = OfflinePayment {
@@ -133,6 +142,7 @@ pub async fn add_payment(
         reference: reference.as_deref(),
         notes: notes.as_ref().map(Notes::as_str),
         recorded_by: &admin.user_id,
+        validity: &validity,
     };
     let id = record_offline_payment(&mut tx, state.db.backend, &payment)
         .await?
@@ -155,6 +165,7 @@ pub async fn add_payment(
             payment_method: method.to_string(),
             reference_number: reference,
             available_credits: available,
+            expires_on: validity.expires_on_text(),
         }),
     ))
 }

@@ -15,6 +15,7 @@ use crate::domain::accounts::{NewUser, Role, insert_user};
 use crate::domain::credits::{self, Applied, MAX_CREDITS_PER_CHANGE};
 use crate::domain::money::AmountError;
 use crate::domain::payments::{OfflinePayment, record_offline_payment};
+use crate::domain::validity::Validity;
 use crate::domain::{
     AmountInput, Email, Money, Notes, Password, PersonName, Phone, hash_password, new_token, now,
     ts,
@@ -44,6 +45,9 @@ pub struct CreateUser {
     /// YYYY-MM-DD, default today.
     payment_date: Option<String>,
     payment_notes: Option<String>,
+    /// How many months the initial credits last, 1 to 60 (default: settings
+    /// `credits.default_validity_months`).
+    validity_months: Option<i64>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -199,6 +203,7 @@ pub async fn create_user(
     AppJson(body): AppJson<CreateUser>,
 ) -> AppResult<(StatusCode, Json<CreatedUser>)> {
     let today = Utc::now().with_timezone(&state.site.time_zone).date_naive();
+    let months = super::validity_months(&state, body.validity_months)?;
     let user = check(body, today)?;
     let hash = hash_password(&user.password).await?;
     let now = now();
@@ -216,8 +221,10 @@ pub async fn create_user(
         AppError::Conflict("A user with this email address has already been registered".into())
     })?;
     if user.role == Role::Client && user.credits > 0 {
+        let payment_date = start_of_local_day(&state, user.day);
+        let paid_at = crate::domain::parse_ts(&payment_date).unwrap_or_else(Utc::now);
+        let validity = Validity::months_from(paid_at, months, state.site.time_zone);
         let applied = if user.amount.minor() > 0 {
-            let payment_date = start_of_local_day(&state, user.day);
             let payment = OfflinePayment {
                 client_id: &user_id,
                 amount: user.amount,
@@ -228,6 +235,7 @@ pub async fn create_user(
                 reference: None,
                 notes: user.notes.as_ref().map(Notes::as_str),
                 recorded_by: &admin.user_id,
+                validity: &validity,
             };
             record_offline_payment(&mut tx, state.db.backend, &payment)
                 .await?
@@ -240,6 +248,7 @@ pub async fn create_user(
                 state.db.backend,
                 &user_id,
                 user.credits,
+                &validity,
                 &reference,
                 "initial credits",
             )

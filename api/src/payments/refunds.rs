@@ -1,0 +1,410 @@
+//! Refunds of payments (issue 14, point 3). The admin refunds a payment: up to its lot's
+//! unused credits leave through the ledger, and up to what was paid minus earlier refunds goes
+//! back. An online payment's refund is PayTabs' follow-up `refund` on the sale's `tran_ref`
+//! (integrations.md §1.3, §1.5): the credits leave when it is asked for, so they cannot be
+//! booked meanwhile, and come back if PayTabs declines. PayTabs' answer and its signed
+//! notification both go through [`settle`], so whichever comes first decides and a replay
+//! changes nothing. An offline payment's refund is recorded as done.
+
+use serde::Serialize;
+use sqlx::AnyConnection;
+use utoipa::ToSchema;
+
+use super::paytabs::{PayTabs, RefundRequest, Transaction};
+use crate::domain::credits::{self, Applied};
+use crate::domain::validity::display_day;
+use crate::domain::{MoneyView, new_id, now};
+use crate::email::{credit_templates, enqueue};
+use crate::state::AppState;
+
+/// What can still be refunded of one payment, as the admin's dialog shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Refundable {
+    pub payment_id: String,
+    pub client_id: String,
+    /// `paytabs` (sent to PayTabs) or `offline` (the admin records it).
+    pub method: String,
+    pub paid: MoneyView,
+    /// Refunds done or waiting for PayTabs.
+    pub refunded: MoneyView,
+    /// Paid minus earlier refunds: the most a refund may be.
+    pub max_amount: MoneyView,
+    pub sessions_purchased: i64,
+    /// The payment's credits not used (nor expired): the most a refund removes.
+    pub unused_credits: i64,
+    /// The suggested amount: the paid price of the unused credits, within `max_amount`.
+    pub suggested_amount: MoneyView,
+    #[serde(skip)]
+    lot_id: Option<String>,
+    #[serde(skip)]
+    sale_tran_ref: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct PaymentRow {
+    id: String,
+    client_id: String,
+    amount: i64,
+    currency: String,
+    sessions_purchased: i64,
+    payment_method: String,
+    reference_number: Option<String>,
+    notes: Option<String>,
+    lot_id: Option<String>,
+    remaining: Option<i64>,
+    refunded: i64,
+}
+
+/// An online purchase's record is written by `record_online_purchase`: method `card`, the
+/// sale's `tran_ref` as reference and "Online purchase, …" as note.
+fn is_online(row: &PaymentRow) -> bool {
+    row.payment_method == "card"
+        && row.reference_number.is_some()
+        && row
+            .notes
+            .as_deref()
+            .is_some_and(|n| n.starts_with("Online purchase"))
+}
+
+/// Reads (and on PostgreSQL locks) a payment and what is left to refund of it.
+pub async fn refundable(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    payment_id: &str,
+) -> Result<Option<Refundable>, sqlx::Error> {
+    let row: Option<PaymentRow> = sqlx::query_as(&format!(
+        "SELECT r.id, r.client_id, r.amount, r.currency, r.sessions_purchased, r.payment_method,
+                r.reference_number, r.notes, l.id AS lot_id, l.remaining,
+                CAST(COALESCE((SELECT SUM(f.amount) FROM payment_refunds f
+                                WHERE f.payment_record_id = r.id AND f.status <> 'failed'), 0) AS BIGINT) AS refunded
+           FROM payment_records r LEFT JOIN credit_lots l ON l.payment_record_id = r.id
+          WHERE r.id = $1{}",
+        state.db.backend.for_update().replace("FOR UPDATE", "FOR UPDATE OF r")
+    ))
+    .bind(payment_id)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(|r| {
+        let online = is_online(&r);
+        let unused = r.remaining.unwrap_or(0);
+        let max = (r.amount - r.refunded).max(0);
+        let share = if r.sessions_purchased > 0 {
+            r.amount * unused / r.sessions_purchased
+        } else {
+            0
+        };
+        Refundable {
+            payment_id: r.id,
+            client_id: r.client_id,
+            method: if online { "paytabs" } else { "offline" }.into(),
+            paid: MoneyView::new(r.amount, &r.currency),
+            refunded: MoneyView::new(r.refunded, &r.currency),
+            max_amount: MoneyView::new(max, &r.currency),
+            sessions_purchased: r.sessions_purchased,
+            unused_credits: unused,
+            suggested_amount: MoneyView::new(share.min(max), &r.currency),
+            lot_id: r.lot_id,
+            sale_tran_ref: online.then_some(r.reference_number).flatten(),
+        }
+    }))
+}
+
+impl Refundable {
+    /// The sale an online payment's refund follows up.
+    pub fn sale_tran_ref(&self) -> Option<&str> {
+        self.sale_tran_ref.as_deref()
+    }
+}
+
+/// A refund the admin asked for, checked against [`Refundable`] by the route.
+pub struct RefundAsked<'a> {
+    pub credits: i64,
+    pub amount: i64,
+    pub reason: Option<&'a str>,
+    pub admin_id: &'a str,
+}
+
+/// The refund as the admin and the client's history see it.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct RefundRow {
+    pub id: String,
+    pub payment_record_id: String,
+    pub amount: i64,
+    pub currency: String,
+    pub credits: i64,
+    /// `paytabs` or `offline`.
+    pub method: String,
+    /// `pending` (waiting for PayTabs), `completed` or `failed` (PayTabs declined; the
+    /// credits came back).
+    pub status: String,
+    pub created_at: String,
+    pub completed_at: Option<String>,
+}
+
+const REFUND_COLUMNS: &str =
+    "id, payment_record_id, amount, currency, credits, method, status, created_at, completed_at";
+
+async fn refund_row(conn: &mut AnyConnection, id: &str) -> Result<RefundRow, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT {REFUND_COLUMNS} FROM payment_refunds WHERE id = $1"
+    ))
+    .bind(id)
+    .fetch_one(conn)
+    .await
+}
+
+/// Writes the refund and removes its credits, in the caller's transaction (which holds the
+/// payment from [`refundable`]). An offline refund is complete at once and its email queued;
+/// an online one waits for [`send_to_paytabs`] after the commit.
+pub async fn record(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    payment: &Refundable,
+    asked: &RefundAsked<'_>,
+) -> anyhow::Result<RefundRow> {
+    let id = new_id();
+    let online = payment.method == "paytabs";
+    let now = now();
+    sqlx::query(
+        "INSERT INTO payment_refunds (id, payment_record_id, client_id, amount, currency, credits, method, status, cart_id, reason, requested_by, created_at, completed_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+    )
+    .bind(&id)
+    .bind(&payment.payment_id)
+    .bind(&payment.client_id)
+    .bind(asked.amount)
+    .bind(&payment.paid.currency)
+    .bind(asked.credits)
+    .bind(&payment.method)
+    .bind(if online { "pending" } else { "completed" })
+    .bind(online.then(|| format!("rf_{id}")))
+    .bind(asked.reason)
+    .bind(asked.admin_id)
+    .bind(&now)
+    .bind((!online).then_some(now.clone()))
+    .execute(&mut *conn)
+    .await?;
+    if asked.credits > 0 {
+        let lot = payment
+            .lot_id
+            .as_deref()
+            .ok_or_else(|| anyhow::anyhow!("payment {} has no lot", payment.payment_id))?;
+        let applied = credits::remove_for_refund(
+            conn,
+            state.db.backend,
+            &payment.client_id,
+            lot,
+            asked.credits,
+            &id,
+        )
+        .await?;
+        anyhow::ensure!(
+            applied == Applied::Yes,
+            "refund credits not removed: {applied:?}"
+        );
+    }
+    if !online {
+        queue_email(conn, state, &id).await?;
+    }
+    Ok(refund_row(conn, &id).await?)
+}
+
+/// Sends an online refund to PayTabs and settles it with PayTabs' answer. A refund PayTabs
+/// leaves pending is settled by its notification.
+pub async fn send_to_paytabs(
+    state: &AppState,
+    paytabs: &PayTabs,
+    refund_id: &str,
+    sale_tran_ref: &str,
+) -> anyhow::Result<RefundRow> {
+    let (cart_id, amount, currency): (String, i64, String) =
+        sqlx::query_as("SELECT cart_id, amount, currency FROM payment_refunds WHERE id = $1")
+            .bind(refund_id)
+            .fetch_one(&state.db.pool)
+            .await?;
+    let callback = format!(
+        "{}/api/payments/paytabs/callback",
+        state.config.public_base_url
+    );
+    let answer = paytabs
+        .refund(&RefundRequest {
+            cart_id: &cart_id,
+            currency: &currency,
+            amount,
+            description: "Refund of a coaching package",
+            sale_tran_ref,
+            callback_url: &callback,
+        })
+        .await;
+    match answer {
+        Ok((tx, _)) => {
+            settle(
+                state,
+                &cart_id,
+                &tx.tran_ref,
+                &tx.payment_result.response_status,
+            )
+            .await?;
+        }
+        // No answer: PayTabs may still have done it. The refund stays pending; its
+        // notification (or the admin asking again later) settles it.
+        Err(e) => tracing::error!(
+            refund_id,
+            error = format!("{e:#}"),
+            "PayTabs refund request failed"
+        ),
+    }
+    let mut conn = state.db.pool.acquire().await?;
+    Ok(refund_row(&mut conn, refund_id).await?)
+}
+
+/// A PayTabs notification of a refund: `true` when it named one of ours.
+pub async fn settle_notification(state: &AppState, tx: &Transaction) -> anyhow::Result<bool> {
+    settle(
+        state,
+        &tx.cart_id,
+        &tx.tran_ref,
+        &tx.payment_result.response_status,
+    )
+    .await
+}
+
+/// Applies PayTabs' result to a pending refund, once: approved completes it (and emails the
+/// client); declined fails it and gives the credits back; anything else leaves it pending.
+/// A refund already completed or failed is left as it is, so a replay changes nothing.
+async fn settle(
+    state: &AppState,
+    cart_id: &str,
+    tran_ref: &str,
+    letter: &str,
+) -> anyhow::Result<bool> {
+    let letter = letter.trim().to_uppercase();
+    let mut db_tx = state.db.pool.begin().await?;
+    let row: Option<(String, String, String, i64)> = sqlx::query_as(&format!(
+        "SELECT id, status, client_id, credits FROM payment_refunds WHERE cart_id = $1{}",
+        state.db.backend.for_update()
+    ))
+    .bind(cart_id)
+    .fetch_optional(&mut *db_tx)
+    .await?;
+    let Some((id, status, client_id, credits_removed)) = row else {
+        return Ok(false);
+    };
+    if status != "pending" {
+        tracing::info!(
+            refund = id,
+            status,
+            "refund notification for a settled refund ignored"
+        );
+        return Ok(true);
+    }
+    let now = now();
+    match letter.as_str() {
+        "A" => {
+            sqlx::query("UPDATE payment_refunds SET status = 'completed', tran_ref = $1, provider_status = $2, completed_at = $3 WHERE id = $4")
+                .bind(tran_ref)
+                .bind(&letter)
+                .bind(&now)
+                .bind(&id)
+                .execute(&mut *db_tx)
+                .await?;
+            queue_email(&mut db_tx, state, &id).await?;
+        }
+        "H" | "P" => {
+            sqlx::query(
+                "UPDATE payment_refunds SET tran_ref = $1, provider_status = $2 WHERE id = $3",
+            )
+            .bind(tran_ref)
+            .bind(&letter)
+            .bind(&id)
+            .execute(&mut *db_tx)
+            .await?;
+        }
+        _ => {
+            sqlx::query("UPDATE payment_refunds SET status = 'failed', tran_ref = $1, provider_status = $2, completed_at = $3 WHERE id = $4")
+                .bind(tran_ref)
+                .bind(&letter)
+                .bind(&now)
+                .bind(&id)
+                .execute(&mut *db_tx)
+                .await?;
+            let lot: Option<String> = sqlx::query_scalar(
+                "SELECT l.id FROM payment_refunds f JOIN credit_lots l ON l.payment_record_id = f.payment_record_id WHERE f.id = $1",
+            )
+            .bind(&id)
+            .fetch_optional(&mut *db_tx)
+            .await?;
+            if let Some(lot) = lot {
+                credits::restore_after_declined_refund(
+                    &mut db_tx,
+                    state.db.backend,
+                    &client_id,
+                    &lot,
+                    credits_removed,
+                    &id,
+                )
+                .await?;
+            }
+            tracing::warn!(
+                refund = id,
+                letter,
+                "PayTabs declined a refund; its credits are back"
+            );
+        }
+    }
+    db_tx.commit().await?;
+    state.mail_wake.notify_one();
+    Ok(true)
+}
+
+/// `2025000` → `20,250.00`: an amount of money always with its two decimals.
+pub fn with_cents(minor: i64) -> String {
+    let grouped = content_model::model::Money(minor - minor % 100).display();
+    format!("{grouped}.{:02}", minor % 100)
+}
+
+async fn queue_email(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    refund_id: &str,
+) -> anyhow::Result<()> {
+    let (email, name, amount, currency, credits, method, paid_on): (
+        String,
+        String,
+        i64,
+        String,
+        i64,
+        String,
+        String,
+    ) = sqlx::query_as(
+        "SELECT p.email, p.full_name, f.amount, f.currency, f.credits, f.method, r.payment_date
+               FROM payment_refunds f JOIN profiles p ON p.user_id = f.client_id
+               JOIN payment_records r ON r.id = f.payment_record_id
+              WHERE f.id = $1",
+    )
+    .bind(refund_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    let paid_on = crate::domain::parse_ts(&paid_on)
+        .map(|t| {
+            t.with_timezone(&state.site.time_zone)
+                .format("%Y-%m-%d")
+                .to_string()
+        })
+        .map(|d| display_day(&d))
+        .unwrap_or(paid_on);
+    let mail = credit_templates::payment_refunded(
+        &state.site.name,
+        &email,
+        &name,
+        &with_cents(amount),
+        &currency,
+        credits,
+        &paid_on,
+        method == "paytabs",
+    );
+    enqueue(conn, &mail).await?;
+    Ok(())
+}

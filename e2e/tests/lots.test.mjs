@@ -1,0 +1,70 @@
+// Credits that expire (issue 14): the admin records an offline payment of 2 credits valid for
+// 3 months for the demo client, and the client's dashboard says when they expire.
+// (A refund on the PayTabs stand-in is covered by the API suite, `lots::a_paytabs_refund_…`;
+// the admin has no refund dialog yet.)
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { ADMIN, startProduct } from "../lib/product.mjs";
+import { axe, launch, visitor } from "../lib/browser.mjs";
+
+const CLIENT = { email: "client@coach.example.com", password: "demo-client-2026" };
+
+let product;
+let browser;
+
+before(async () => {
+  product = await startProduct();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function signIn(page, who) {
+  await page.goto(product.site + "/auth", { waitUntil: "networkidle" });
+  const panel = page.getByRole("tabpanel", { name: "Sign In" });
+  await panel.getByLabel("Email", { exact: true }).fill(who.email);
+  await panel.getByLabel("Password", { exact: true }).fill(who.password);
+  await panel.getByRole("button", { name: "Sign In", exact: true }).click();
+}
+
+/** "Feb 23, 2027": the day `months` calendar months from today, as the dashboard writes it. */
+function monthsAhead(months, extraDays = 0) {
+  const now = new Date();
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + months, now.getUTCDate() + extraDays));
+  return day.toLocaleDateString("en-US", { month: "short", day: "2-digit", year: "numeric", timeZone: "UTC" });
+}
+
+test("the dashboard says how many credits expire, and when", async () => {
+  const admin = await visitor(browser, "lots-admin");
+  await signIn(admin.page, ADMIN);
+  await admin.page.waitForURL("**/admin");
+  const recorded = await admin.page.evaluate(async (email) => {
+    const clients = await (await fetch(`/api/admin/clients?search=${encodeURIComponent(email)}`)).json();
+    const today = new Date().toISOString().slice(0, 10);
+    const r = await fetch("/api/admin/payments", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ clientId: clients[0].user_id, amount: 2000, sessionsPurchased: 2, paymentDate: today, paymentMethod: "cash", validityMonths: 3 }),
+    });
+    return { status: r.status, body: await r.json() };
+  }, CLIENT.email);
+  assert.equal(recorded.status, 201, JSON.stringify(recorded.body));
+
+  for (const mobile of [false, true]) {
+    const client = await visitor(browser, `lots-client${mobile ? "-390" : ""}`, { mobile });
+    await signIn(client.page, CLIENT);
+    await client.page.waitForURL("**/dashboard");
+    const line = client.page.locator(".client-credits__expiry");
+    await line.waitFor();
+    // Around midnight UTC the coach's day may be the next one: accept either.
+    const text = (await line.textContent()).replace(/\s+/g, " ").trim();
+    assert.match(text, /^2 credits expire on /, text);
+    const ahead = [monthsAhead(3), monthsAhead(3, 1)];
+    assert.ok(ahead.some((d) => text.endsWith(d)), `${text} should end with ${ahead.join(" or ")}`);
+    assert.deepEqual(await axe(client.page, ".client-credits"), [], "axe on the credits card");
+    await client.shot("dashboard-expiry");
+  }
+});
