@@ -37,6 +37,37 @@ pub struct Settings {
     /// Optional YouTube channel whose latest uploads join /videos (needs `YOUTUBE_API_KEY`).
     #[serde(default)]
     pub youtube_channel_id: Option<String>,
+    /// The coach's business as receipts print it. Without it, receipts show the site name and
+    /// the contact address and no tax id.
+    #[serde(default)]
+    pub business: Option<Business>,
+}
+
+/// The business behind the receipts: registered name, address and Egyptian tax registration
+/// number (9 digits, often written `123-456-789`).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Business {
+    pub name: String,
+    pub address: String,
+    pub tax_id: String,
+}
+
+impl Business {
+    /// What is wrong with the tax id, if anything: 9 digits, with optional dashes or spaces.
+    pub fn tax_id_problem(&self) -> Option<String> {
+        let digits = self.tax_id.chars().filter(char::is_ascii_digit).count();
+        let shape = self
+            .tax_id
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '-' || c == ' ');
+        (digits != 9 || !shape).then(|| {
+            format!(
+                "`{}` is not a tax registration number (9 digits)",
+                self.tax_id
+            )
+        })
+    }
 }
 
 fn default_currency() -> String {

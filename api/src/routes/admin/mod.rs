@@ -2,10 +2,13 @@
 //! takes `AdminUser` (401 signed out, 403 for a client).
 
 mod bookings;
+mod client_page;
 mod clients;
+mod exports;
 mod payments;
 mod stats;
 mod users;
+mod waive;
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -24,6 +27,23 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/admin/stats", get(stats::stats))
         .route("/api/admin/clients", get(clients::clients))
+        .route(
+            "/api/admin/clients/{id}",
+            get(client_page::client_detail).put(client_page::edit_profile),
+        )
+        .route(
+            "/api/admin/clients/{id}/credits",
+            post(client_page::adjust_credits),
+        )
+        .route(
+            "/api/admin/clients/{id}/deactivate",
+            post(client_page::deactivate),
+        )
+        .route(
+            "/api/admin/clients/{id}/reactivate",
+            post(client_page::reactivate),
+        )
+        .route("/api/admin/exports/payments", get(exports::payments_csv))
         .route("/api/admin/users", post(users::create_user))
         .route("/api/admin/payments", post(payments::add_payment))
         .route("/api/admin/bookings", post(bookings::phone_booking))
@@ -45,6 +65,10 @@ pub fn router() -> Router<AppState> {
             post(bookings::mark_no_show),
         )
         .route("/api/admin/sessions", get(bookings::sessions))
+        .route(
+            "/api/admin/bookings/{id}/waive",
+            post(waive::waive_late_cancellation),
+        )
 }
 
 /// A day in the coach's time zone, as the UTC timestamp of its first instant.
@@ -64,8 +88,14 @@ pub mod paths {
         __path_assign_booking, __path_cancel_booking, __path_mark_no_show, __path_needs_attention,
         __path_phone_booking, __path_recent_bookings, __path_sessions,
     };
+    pub use super::client_page::{
+        __path_adjust_credits, __path_client_detail, __path_deactivate, __path_edit_profile,
+        __path_reactivate,
+    };
     pub use super::clients::__path_clients;
+    pub use super::exports::__path_payments_csv;
     pub use super::payments::__path_add_payment;
     pub use super::stats::__path_stats;
     pub use super::users::__path_create_user;
+    pub use super::waive::__path_waive_late_cancellation;
 }
