@@ -585,6 +585,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_tax_id_is_nine_digits_with_optional_dashes_or_spaces() {
+        let with = |tax_id: &str| Business {
+            name: "N".into(),
+            address: "A".into(),
+            tax_id: tax_id.into(),
+        };
+        assert_eq!(with("512-384-976").tax_id_problem(), None);
+        assert_eq!(with("512384976").tax_id_problem(), None);
+        assert!(with("512-384-97").tax_id_problem().is_some());
+        assert!(with("512/384/976").tax_id_problem().is_some());
+    }
+
+    #[test]
     fn money_parses_editor_amounts_into_piastres() {
         assert_eq!(Money::parse("4500").unwrap(), Money(450_000));
         assert_eq!(Money::parse("4,500.5").unwrap(), Money(450_050));

@@ -468,6 +468,8 @@ pub fn plan(lib: &Library, assets: &AssetMap, opts: &Options) -> Plan {
         ("/admin", "AdminDashboard", "Admin Dashboard"),
         ("/book-session", "BookSession", "Book a Session"),
         ("/admin/add-payment", "AddPayment", "Add Payment"),
+        ("/admin/client", "AdminClient", "Client"),
+        ("/receipt", "Receipt", "Receipt"),
     ] {
         pages.push(
             Page::new(path, "app.html", heading, "")
