@@ -11,7 +11,7 @@ use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
 use crate::domain::receipts::{display_number, issue};
-use crate::domain::{MoneyView, RecordId};
+use crate::domain::{MoneyView, RecordId, parse_ts};
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AuthUser};
@@ -48,6 +48,8 @@ pub struct ReceiptView {
     /// card (online), or what the admin recorded: cash, bank_transfer, credit_card…
     payment_method: String,
     payment_date: String,
+    /// The payment's day in the coach's time zone (YYYY-MM-DD), as the receipt prints it.
+    payment_day: String,
     reference_number: Option<String>,
 }
 
@@ -112,6 +114,13 @@ async fn load(
         sessions: r.sessions_purchased,
         amount: MoneyView::new(r.amount, &r.currency),
         payment_method: r.payment_method,
+        payment_day: parse_ts(&r.payment_date)
+            .map(|t| {
+                t.with_timezone(&state.site.time_zone)
+                    .format("%Y-%m-%d")
+                    .to_string()
+            })
+            .unwrap_or_else(|| r.payment_date.chars().take(10).collect()),
         payment_date: r.payment_date,
         reference_number: r.reference_number,
     };

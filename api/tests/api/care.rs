@@ -249,6 +249,11 @@ async fn every_payment_has_a_numbered_receipt_only_its_owner_and_the_admin_can_o
         (Some(3), Some("bank_transfer"))
     );
     assert_eq!(r["package"], "Coaching sessions");
+    assert_eq!(
+        r["paymentDay"],
+        today(),
+        "the day the admin entered, in the coach's zone"
+    );
     assert_eq!(r["clientName"], "Mona Adel");
     let admin_view: Value = get(&boss, &app, &format!("/api/receipts/{second}"))
         .await

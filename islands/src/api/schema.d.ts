@@ -1104,6 +1104,8 @@ export interface components {
              */
             package: string;
             paymentDate: string;
+            /** @description The payment's day in the coach's time zone (YYYY-MM-DD), as the receipt prints it. */
+            paymentDay: string;
             paymentId: string;
             /** @description card (online), or what the admin recorded: cash, bank_transfer, credit_card… */
             paymentMethod: string;

@@ -43,7 +43,7 @@ function Receipt() {
   if (!receipt) return <Spinner label="Loading the receipt…" />;
   const rows: [string, string][] = [
     ["Receipt number", receipt.receiptNumber],
-    ["Date", shortDate(receipt.paymentDate)],
+    ["Date", shortDate(receipt.paymentDay)],
     ["Billed to", `${receipt.clientName} (${receipt.clientEmail})`],
     ["Package", receipt.package],
     ["Sessions", sessions(receipt.sessions)],
