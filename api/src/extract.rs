@@ -118,7 +118,7 @@ pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUs
            FROM sessions s
            JOIN users u ON u.id = s.user_id
            JOIN profiles p ON p.user_id = s.user_id
-          WHERE s.id = $1",
+          WHERE s.id = $1 AND u.deactivated_at IS NULL",
     )
     .bind(&id)
     .fetch_optional(state.db.reader())

@@ -7,7 +7,10 @@ use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 
 use crate::routes::admin::paths as admin;
-use crate::routes::{auth, bookings, contact, dashboard, health, newsletter, payments, webhooks};
+use crate::routes::{
+    auth, bookings, cancellations, contact, dashboard, health, newsletter, payments, receipts,
+    webhooks,
+};
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -58,6 +61,15 @@ use crate::state::AppState;
         admin::refund_payment,
         bookings::claim_booking,
         bookings::disown_booking,
+        cancellations::cancel_own_booking,
+        admin::waive_late_cancellation,
+        receipts::receipt,
+        admin::client_detail,
+        admin::edit_profile,
+        admin::adjust_credits,
+        admin::deactivate,
+        admin::reactivate,
+        admin::payments_csv,
     ),
     components(schemas(
         crate::error::ErrorBody,

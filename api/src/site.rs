@@ -21,6 +21,10 @@ pub struct SiteInfo {
     /// How many months credits the admin grants last unless the admin picks (settings
     /// `credits.default_validity_months`).
     pub default_validity_months: u32,
+    /// What receipts print about the business.
+    pub business_name: String,
+    pub business_address: String,
+    pub tax_id: Option<String>,
 }
 
 impl SiteInfo {
@@ -34,7 +38,23 @@ impl SiteInfo {
         })?;
         let settings: Settings =
             yaml::parse(&text, &file, 0).map_err(|d| anyhow::anyhow!("{d}"))?;
+        let (business_name, business_address, tax_id) = match settings.business {
+            Some(b) => {
+                if let Some(problem) = b.tax_id_problem() {
+                    anyhow::bail!("{}: business.tax_id: {problem}", file.display());
+                }
+                (b.name, b.address, Some(b.tax_id))
+            }
+            None => (
+                settings.site_info.site_name.clone(),
+                settings.contact_info.address.clone(),
+                None,
+            ),
+        };
         Ok(SiteInfo {
+            business_name,
+            business_address,
+            tax_id,
             name: settings.site_info.site_name,
             coach_email: settings.contact_info.email,
             time_zone: settings

@@ -205,6 +205,8 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::webhooks::router())
         .merge(routes::dashboard::router())
         .merge(routes::bookings::router())
+        .merge(routes::cancellations::router())
+        .merge(routes::receipts::router())
         .merge(routes::admin::router())
         .merge(crate::openapi::router())
         .fallback(|| async { AppError::NotFound("No such API route".into()) })

@@ -40,6 +40,37 @@ pub struct Settings {
     /// How credits the admin grants (offline payments, Add User) last unless the admin picks.
     #[serde(default)]
     pub credits: CreditSettings,
+    /// The coach's business as receipts print it. Without it, receipts show the site name and
+    /// the contact address and no tax id.
+    #[serde(default)]
+    pub business: Option<Business>,
+}
+
+/// The business behind the receipts: registered name, address and Egyptian tax registration
+/// number (9 digits, often written `123-456-789`).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Business {
+    pub name: String,
+    pub address: String,
+    pub tax_id: String,
+}
+
+impl Business {
+    /// What is wrong with the tax id, if anything: 9 digits, with optional dashes or spaces.
+    pub fn tax_id_problem(&self) -> Option<String> {
+        let digits = self.tax_id.chars().filter(char::is_ascii_digit).count();
+        let shape = self
+            .tax_id
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '-' || c == ' ');
+        (digits != 9 || !shape).then(|| {
+            format!(
+                "`{}` is not a tax registration number (9 digits)",
+                self.tax_id
+            )
+        })
+    }
 }
 
 /// `credits:` in settings.yaml.
@@ -578,6 +609,19 @@ impl Serialize for Money {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tax_id_is_nine_digits_with_optional_dashes_or_spaces() {
+        let with = |tax_id: &str| Business {
+            name: "N".into(),
+            address: "A".into(),
+            tax_id: tax_id.into(),
+        };
+        assert_eq!(with("512-384-976").tax_id_problem(), None);
+        assert_eq!(with("512384976").tax_id_problem(), None);
+        assert!(with("512-384-97").tax_id_problem().is_some());
+        assert!(with("512/384/976").tax_id_problem().is_some());
+    }
 
     #[test]
     fn money_parses_editor_amounts_into_piastres() {

@@ -166,8 +166,8 @@ fn load_theme(root: &Path, problems: &mut Diagnostics) -> Option<Theme> {
         .flatten()
         .map(Arc::new);
     // Photos get their responsive WebP widths (cached by content hash) as the assets load.
-    let assets = AssetMap::load(&theme.join("assets"), &root.join("content/static"))
-        .and_then(|mut a| {
+    let assets =
+        AssetMap::load(&theme.join("assets"), &root.join("content/static")).and_then(|mut a| {
             let images = images::process(&mut a, &root.join(images::CACHE_DIR))?;
             Ok((a, Arc::new(images)))
         });

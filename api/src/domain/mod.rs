@@ -7,6 +7,7 @@ mod email;
 pub mod money;
 mod password;
 pub mod payments;
+pub mod receipts;
 pub mod status;
 pub mod text;
 pub mod validity;

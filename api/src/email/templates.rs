@@ -202,6 +202,7 @@ pub fn purchase_receipt(
     currency: &str,
     order_id: &str,
     base_url: &str,
+    receipt_url: &str,
 ) -> OutgoingEmail {
     let money = content_model::model::Money(amount).display();
     let credits = if sessions == 1 {
@@ -215,20 +216,72 @@ pub fn purchase_receipt(
         to: to.into(),
         subject: format!("Your receipt from {site}: {package}"),
         text: format!(
-            "Hello {name},\n\nThank you for your purchase. Payment received.\n\nPackage: {package}\nCredits: {credits}\nAmount: {money} {currency}\nOrder ID: {order_id}\n\nBook your first session: {book}\nYour dashboard: {dashboard}\n\n{site}\n"
+            "Hello {name},\n\nThank you for your purchase. Payment received.\n\nPackage: {package}\nCredits: {credits}\nAmount: {money} {currency}\nOrder ID: {order_id}\n\nView or print your receipt: {receipt_url}\nBook your first session: {book}\nYour dashboard: {dashboard}\n\n{site}\n"
         ),
         html: layout(
             site,
             &format!(
                 "<p>Hello {},</p><p>Thank you for your purchase. Payment received.</p>\
 <table cellpadding=\"4\"><tr><td style=\"color:#6b7280\">Package</td><td>{}</td></tr><tr><td style=\"color:#6b7280\">Credits</td><td>{credits}</td></tr>\
-<tr><td style=\"color:#6b7280\">Amount</td><td>{money} {}</td></tr><tr><td style=\"color:#6b7280\">Order ID</td><td>{}</td></tr></table>{}<p><a href=\"{}\">Your dashboard</a></p>",
+<tr><td style=\"color:#6b7280\">Amount</td><td>{money} {}</td></tr><tr><td style=\"color:#6b7280\">Order ID</td><td>{}</td></tr></table><p><a href=\"{}\">View or print your receipt</a></p>{}<p><a href=\"{}\">Your dashboard</a></p>",
                 escape(name),
                 escape(package),
                 escape(currency),
                 escape(order_id),
+                escape(receipt_url),
                 button(&book, "Book your first session"),
                 escape(&dashboard)
+            ),
+        ),
+        ..Default::default()
+    }
+}
+
+/// What a receipt email says about the payment.
+pub struct ReceiptSummary<'a> {
+    pub number: &'a str,
+    pub package: &'a str,
+    pub sessions: i64,
+    pub amount: i64,
+    pub currency: &'a str,
+    pub method: &'a str,
+}
+
+/// Sent when the admin records a payment: what was paid, and a link to the printable receipt.
+pub fn payment_receipt(
+    site: &str,
+    to: &str,
+    name: &str,
+    r: &ReceiptSummary,
+    receipt_url: &str,
+) -> OutgoingEmail {
+    let money = content_model::model::Money(r.amount).display();
+    let method = r.method.replace('_', " ");
+    let sessions = if r.sessions == 1 {
+        "1 session".to_string()
+    } else {
+        format!("{} sessions", r.sessions)
+    };
+    OutgoingEmail {
+        to: to.into(),
+        subject: format!("Your receipt from {site}: {}", r.number),
+        text: format!(
+            "Hello {name},\n\nThank you for your payment. It is recorded and your credits are in your account.\n\nReceipt: {}\nPackage: {}\nSessions: {sessions}\nAmount: {money} {}\nMethod: {method}\n\nView or print your receipt: {receipt_url}\n\n{site}\n",
+            r.number, r.package, r.currency
+        ),
+        html: layout(
+            site,
+            &format!(
+                "<p>Hello {},</p><p>Thank you for your payment. It is recorded and your credits are in your account.</p>\
+<table cellpadding=\"4\"><tr><td style=\"color:#6b7280\">Receipt</td><td>{}</td></tr><tr><td style=\"color:#6b7280\">Package</td><td>{}</td></tr>\
+<tr><td style=\"color:#6b7280\">Sessions</td><td>{sessions}</td></tr><tr><td style=\"color:#6b7280\">Amount</td><td>{money} {}</td></tr>\
+<tr><td style=\"color:#6b7280\">Method</td><td>{}</td></tr></table>{}",
+                escape(name),
+                escape(r.number),
+                escape(r.package),
+                escape(r.currency),
+                escape(&method),
+                button(receipt_url, "View or print your receipt")
             ),
         ),
         ..Default::default()
@@ -331,17 +384,29 @@ pub fn booking_confirmation(site: &str, to: &str, name: &str, s: &SessionDetails
     }
 }
 
+/// What became of a cancelled session's credit, for the cancellation email.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CancelCredit {
+    Returned,
+    /// Cancelled less than 24 hours before the start: the credit stays used.
+    KeptLate,
+    /// The booking held no credit.
+    NoneHeld,
+}
+
 pub fn booking_cancellation(
     site: &str,
     to: &str,
     name: &str,
     s: &SessionDetails,
-    credit_returned: bool,
+    credit: CancelCredit,
 ) -> OutgoingEmail {
-    let credit = if credit_returned {
-        "The session credit is back in your account."
-    } else {
-        ""
+    let credit = match credit {
+        CancelCredit::Returned => "The session credit is back in your account.",
+        CancelCredit::KeptLate => {
+            "It was cancelled less than 24 hours before the start, so under the cancellation policy the session credit stays used."
+        }
+        CancelCredit::NoneHeld => "",
     };
     OutgoingEmail {
         to: to.into(),

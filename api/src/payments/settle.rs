@@ -169,6 +169,15 @@ pub async fn apply(
             anyhow::bail!("the paying client {client_id} has no account");
         }
         if applied == Applied::Yes {
+            // The record `record_online_purchase` just wrote is the one with this reference.
+            let record_id: String = sqlx::query_scalar(
+                "SELECT id FROM payment_records WHERE client_id = $1 AND reference_number = $2 AND recorded_by IS NULL",
+            )
+            .bind(&client_id)
+            .bind(&tx_result.tran_ref)
+            .fetch_one(&mut *db_tx)
+            .await?;
+            crate::domain::receipts::issue(&mut db_tx, &record_id).await?;
             let name: Option<String> =
                 sqlx::query_scalar("SELECT full_name FROM profiles WHERE user_id = $1")
                     .bind(&client_id)
@@ -187,6 +196,7 @@ pub async fn apply(
                     &currency,
                     &tx_result.cart_id,
                     &state.config.public_base_url,
+                    &crate::routes::receipts::receipt_url(state, &record_id),
                 ),
             )
             .await?;

@@ -285,10 +285,18 @@ pub struct SignIn {
     password: Option<String>,
 }
 
+/// The answer to a deactivated account's correct password (the admin deactivated it).
+pub fn deactivated_account() -> AppError {
+    AppError::Forbidden(
+        "This account has been deactivated. Please contact the coach to reactivate it.".into(),
+    )
+}
+
 /// Signs in with email and password. Wrong email and wrong password get the same answer.
 #[utoipa::path(post, path = "/api/auth/sign-in", tag = "auth", request_body = SignIn,
     responses((status = 200, body = AuthSessionView, description = "Signed in; the session cookie is set"),
               (status = 400, body = ErrorBody, description = "Invalid login credentials"),
+              (status = 403, body = ErrorBody, description = "This account has been deactivated"),
               (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn sign_in(
     State(state): State<AppState>,
@@ -316,14 +324,14 @@ pub async fn sign_in(
         .limiter
         .refuse_if_spent("sign_in_account", &email, limits::SIGN_IN_ACCOUNT, true)
         .await?;
-    let row: Option<(String, Option<String>)> =
-        sqlx::query_as("SELECT id, password_hash FROM users WHERE email = $1")
+    let row: Option<(String, Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT id, password_hash, deactivated_at FROM users WHERE email = $1")
             .bind(&email)
             .fetch_optional(&state.db.pool)
             .await?;
-    let (user_id, hash) = match row {
-        Some((id, hash)) => (Some(id), hash),
-        None => (None, None),
+    let (user_id, hash, deactivated) = match row {
+        Some((id, hash, deactivated)) => (Some(id), hash, deactivated.is_some()),
+        None => (None, None, false),
     };
     if !verify_password(&password, hash.as_deref()).await {
         state
@@ -331,6 +339,10 @@ pub async fn sign_in(
             .record("sign_in_account", &email, limits::SIGN_IN_ACCOUNT)
             .await?;
         return Err(AppError::BadRequest("Invalid login credentials".into()));
+    }
+    // Told only to whoever knows the password: it says nothing about other addresses.
+    if deactivated {
+        return Err(deactivated_account());
     }
     let user_id = user_id.expect("verified passwords belong to a user");
     let mut conn = state.db.pool.acquire().await?;
@@ -552,6 +564,14 @@ pub async fn confirm_password_reset(
     let user_id = redeem_token(&mut tx, &token, "password_reset")
         .await?
         .ok_or_else(|| AppError::BadRequest("This reset link is invalid or has expired.".into()))?;
+    let deactivated: Option<String> =
+        sqlx::query_scalar("SELECT deactivated_at FROM users WHERE id = $1")
+            .bind(&user_id)
+            .fetch_one(&mut *tx)
+            .await?;
+    if deactivated.is_some() {
+        return Err(deactivated_account());
+    }
     let now = now();
     // The emailed link proves the address, so it confirms it too.
     sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2, email_confirmed_at = COALESCE(email_confirmed_at, $2) WHERE id = $3")

@@ -11,11 +11,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::domain::accounts::Role;
-use crate::domain::{BookingStatus, MoneyView, now};
+use crate::domain::{BookingStatus, MoneyView, now, parse_ts, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppQuery, AuthUser};
 use crate::scheduling::calendly::client_reference;
+use crate::scheduling::cancellation::FREE_CANCELLATION_HOURS;
 use crate::state::AppState;
+use chrono::Duration;
 
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -66,6 +68,11 @@ pub struct SessionView {
     can_claim: bool,
     /// "This wasn't me" applies (POST /api/bookings/{id}/disown).
     can_disown: bool,
+    /// Cancel applies (POST /api/bookings/{id}/cancel): the client's own confirmed session.
+    can_cancel: bool,
+    /// Cancelling until then gives the credit back; later the credit stays used (24 hours
+    /// before the start).
+    free_cancellation_until: Option<String>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -98,8 +105,12 @@ impl From<SessionRow> for SessionView {
                 reschedule_url: None,
                 can_claim: pending,
                 can_disown: pending,
+                can_cancel: false,
+                free_cancellation_until: None,
             };
         }
+        let free_cancellation_until = parse_ts(&r.session_date)
+            .map(|start| ts(start - Duration::hours(FREE_CANCELLATION_HOURS)));
         SessionView {
             id: r.id,
             session_date: r.session_date,
@@ -111,6 +122,8 @@ impl From<SessionRow> for SessionView {
             reschedule_url: r.reschedule_url,
             can_claim: pending,
             can_disown: false,
+            can_cancel: r.status == BookingStatus::Confirmed,
+            free_cancellation_until,
         }
     }
 }

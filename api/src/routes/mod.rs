@@ -3,11 +3,13 @@
 pub mod admin;
 pub mod auth;
 pub mod bookings;
+pub mod cancellations;
 pub mod contact;
 pub mod dashboard;
 pub mod health;
 pub mod newsletter;
 pub mod payments;
+pub mod receipts;
 pub mod webhooks;
 
 use serde::Serialize;

@@ -8,8 +8,9 @@
 //!   booking is pending ("Needs attention"), no credit moves and the coach is told: the admin
 //!   assigns or cancels it, or the client whose confirmed account email is the invitee's uses
 //!   a credit for it (or says it was not them) on the dashboard.
-//! - `invitee.canceled`: cancelled; the credit comes back unless it is a reschedule (the credit
-//!   follows the new booking). A cancel that arrives before its create leaves a tombstone, so
+//! - `invitee.canceled`: cancelled; the credit comes back by the cancellation policy
+//!   (`cancellation`: the host's always, the invitee's at least 24 hours ahead), never on a
+//!   reschedule (the credit follows the new booking). A cancel that arrives before its create leaves a tombstone, so
 //!   the late create changes nothing.
 
 use chrono::{DateTime, Utc};
@@ -17,8 +18,10 @@ use serde_json::Value;
 use sqlx::AnyConnection;
 
 use super::calendly::verify_client_reference;
+use super::cancellation::{CancelledBy, gives_credit_back};
 use crate::domain::credits::{self, Applied};
 use crate::domain::{BookingStatus, new_id, now, parse_ts, ts};
+use crate::email::templates::CancelCredit;
 use crate::email::{OutgoingEmail, enqueue, templates};
 use crate::state::AppState;
 
@@ -51,6 +54,10 @@ struct Invitee<'a> {
     cancel_url: Option<&'a str>,
     reschedule_url: Option<&'a str>,
     utm_content: Option<&'a str>,
+    /// `host` or `invitee`, from `payload.cancellation` or the event's (same shape).
+    canceler_type: Option<&'a str>,
+    /// When it was cancelled at Calendly, for the 24-hour rule.
+    cancelled_at: Option<DateTime<Utc>>,
 }
 
 fn read(payload: &Value) -> Option<Invitee<'_>> {
@@ -61,6 +68,11 @@ fn read(payload: &Value) -> Option<Invitee<'_>> {
         .and_then(parse_ts)
         .unwrap_or(start + chrono::Duration::minutes(60));
     let location = &event["location"];
+    let cancellation = if payload["cancellation"].is_object() {
+        &payload["cancellation"]
+    } else {
+        &event["cancellation"]
+    };
     Some(Invitee {
         uri: payload["uri"].as_str()?,
         email: payload["email"]
@@ -79,6 +91,8 @@ fn read(payload: &Value) -> Option<Invitee<'_>> {
         cancel_url: payload["cancel_url"].as_str(),
         reschedule_url: payload["reschedule_url"].as_str(),
         utm_content: payload["tracking"]["utm_content"].as_str(),
+        canceler_type: cancellation["canceler_type"].as_str(),
+        cancelled_at: cancellation["created_at"].as_str().and_then(parse_ts),
     })
 }
 
@@ -204,6 +218,7 @@ struct BookingRow {
     disowned_at: Option<String>,
     /// The lot its credit came from (a reschedule carries it to the new booking).
     credit_lot_id: Option<String>,
+    client_cancel_requested_at: Option<String>,
 }
 
 /// The booking of an invitee, locked until the transaction ends: an admin's cancel (or another
@@ -214,7 +229,7 @@ async fn booking_by_invitee(
     uri: &str,
 ) -> Result<Option<BookingRow>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT id, client_id, status, credit_debited, disowned_at, credit_lot_id FROM bookings WHERE calendly_invitee_uri = $1{}",
+        "SELECT id, client_id, status, credit_debited, disowned_at, credit_lot_id, client_cancel_requested_at FROM bookings WHERE calendly_invitee_uri = $1{}",
         state.db.backend.for_update()
     ))
     .bind(uri)
@@ -360,6 +375,7 @@ async fn canceled(
         client_id,
         status,
         credit_debited: debited,
+        client_cancel_requested_at,
         ..
     }) = booking_by_invitee(tx, state, inv.uri).await?
     else {
@@ -387,17 +403,27 @@ async fn canceled(
     if status == BookingStatus::Cancelled {
         return Ok(Outcome::Cancelled { refunded: false });
     }
+    // Calendly reports our own API cancellation as the host's: a booking the client is
+    // cancelling from the dashboard follows the client's rule, at the time they asked.
+    let (by, at) = match client_cancel_requested_at.as_deref().and_then(parse_ts) {
+        Some(asked) => (CancelledBy::Client, asked),
+        None => (
+            CancelledBy::from_calendly(inv.canceler_type),
+            inv.cancelled_at.unwrap_or_else(Utc::now),
+        ),
+    };
     // A reschedule keeps the credit on this booking until the new booking takes it.
-    let refund = debited == 1 && !rescheduled;
-    sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $1, credit_debited = $2 WHERE id = $3")
+    let refund = debited == 1 && !rescheduled && gives_credit_back(by, inv.start, at);
+    sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $1, credit_debited = $2, cancelled_by = $3 WHERE id = $4")
         .bind(&now)
         .bind(if refund { 0 } else { debited })
+        .bind((!rescheduled).then_some(by.as_str()))
         .bind(&id)
         .execute(&mut *tx)
         .await?;
     if refund && let Some(client) = &client_id {
-        let reference = format!("calendly-refund:{}", inv.uri);
-        credits::refund_one(tx, state.db.backend, client, &id, &reference).await?;
+        // The same reference as the dashboard's cancel: whichever lands first refunds, once.
+        credits::refund_one(tx, state.db.backend, client, &id, &format!("cancel:{id}")).await?;
     }
     if !rescheduled {
         let details = session_details(
@@ -408,12 +434,17 @@ async fn canceled(
             inv.end,
             None,
         );
+        let credit = match (debited == 1, refund) {
+            (_, true) => CancelCredit::Returned,
+            (true, false) => CancelCredit::KeptLate,
+            (false, false) => CancelCredit::NoneHeld,
+        };
         mail.push(templates::booking_cancellation(
             &state.site.name,
             &inv.email,
             &inv.name,
             &details,
-            refund,
+            credit,
         ));
     }
     Ok(Outcome::Cancelled { refunded: refund })

@@ -3,4 +3,5 @@
 
 pub mod bookings;
 pub mod calendly;
+pub mod cancellation;
 pub mod jobs;

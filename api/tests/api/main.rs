@@ -6,6 +6,8 @@ mod support;
 mod accounts;
 mod admin;
 mod bookings;
+mod cancellations;
+mod care;
 mod contact;
 mod hot_reads;
 mod limits;

@@ -109,6 +109,27 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
             "put the PDF in content/static/ and give its /static/… path",
         ));
     }
+    if let Some(business) = &s.business {
+        for (field, value) in [
+            ("business.name", &business.name),
+            ("business.address", &business.address),
+        ] {
+            if value.trim().is_empty() {
+                out.push(setting_err(
+                    field,
+                    format!("`{field}` is empty"),
+                    "receipts print it: give the business's registered name and address",
+                ));
+            }
+        }
+        if let Some(problem) = business.tax_id_problem() {
+            out.push(setting_err(
+                "business.tax_id",
+                problem,
+                "write the 9-digit tax registration number, e.g. 123-456-789",
+            ));
+        }
+    }
     if s.site_info.site_name.trim().is_empty() {
         out.push(setting_err(
             "site_info.site_name",

@@ -514,6 +514,8 @@ fn app_shells(time_zone: &str, pages: &mut Vec<Page>) {
         ("/admin", "AdminDashboard", "Admin Dashboard", ""),
         ("/book-session", "BookSession", "Book a Session", ""),
         ("/admin/add-payment", "AddPayment", "Add Payment", ""),
+        ("/admin/client", "AdminClient", "Client", ""),
+        ("/receipt", "Receipt", "Receipt", ""),
     ] {
         pages.push(
             Page::new(path, "app.html", heading, description)

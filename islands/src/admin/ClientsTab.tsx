@@ -105,7 +105,7 @@ export function ClientsTab({ refreshKey, onChanged }: { refreshKey: number; onCh
               {list.map((c) => (
                 <tr key={c.user_id}>
                   <th scope="row" className="admin-table__name">
-                    {c.full_name}
+                    <a href={`/admin/client?id=${encodeURIComponent(c.user_id)}`}>{c.full_name}</a>
                   </th>
                   <td>
                     <a href={`mailto:${c.email}`}>{c.email}</a>

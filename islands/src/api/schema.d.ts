@@ -117,6 +117,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/bookings/{id}/waive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["waive_late_cancellation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/clients": {
         parameters: {
             query?: never;
@@ -133,6 +149,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["client_detail"];
+        put: operations["edit_profile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/clients/{id}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["adjust_credits"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/clients/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivates: every session of the account ends now and sign-in is refused; nothing else is
+         *     deleted. Sent again, it changes nothing.
+         */
+        post: operations["deactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/clients/{id}/lots": {
         parameters: {
             query?: never;
@@ -141,6 +209,38 @@ export interface paths {
             cookie?: never;
         };
         get: operations["client_lots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/clients/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["reactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/exports/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["payments_csv"];
         put?: never;
         post?: never;
         delete?: never;
@@ -426,6 +526,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bookings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["cancel_own_booking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/bookings/{id}/claim": {
         parameters: {
             query?: never;
@@ -681,6 +797,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/receipts/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/calendly": {
         parameters: {
             query?: never;
@@ -736,9 +868,25 @@ export interface components {
              */
             validityMonths?: number | null;
         };
+        AdjustCredits: {
+            /**
+             * Format: int64
+             * @description Credits to add (positive) or take away (negative), -1,000 to 1,000, not 0.
+             */
+            delta?: number | null;
+            /** @description Why (required, at most 500 characters): kept in the ledger. */
+            reason?: string | null;
+        };
         /** @description A booking in the admin's lists, with the client's (or the invitee's) name and email. */
         AdminBookingView: {
+            /**
+             * @description A late cancellation by the client that kept its credit: the admin may waive it once
+             *     (POST /api/admin/bookings/{id}/waive).
+             */
+            canWaive: boolean;
             cancelledAt?: string | null;
+            /** @description client, invitee or host, once cancelled. */
+            cancelledBy?: string | null;
             clientEmail?: string | null;
             clientId?: string | null;
             clientName?: string | null;
@@ -779,9 +927,47 @@ export interface components {
          * @enum {string}
          */
         BookingStatus: "confirmed" | "completed" | "cancelled" | "no_show" | "pending";
+        BusinessView: {
+            address: string;
+            name: string;
+            taxId?: string | null;
+        };
+        CancelledSession: {
+            /** @description The credit came back (cancelled at least 24 hours ahead); otherwise it stays used. */
+            creditReturned: boolean;
+            session: components["schemas"]["SessionView"];
+        };
         ChangePassword: {
             current_password?: string | null;
             new_password?: string | null;
+        };
+        ClientDetailView: {
+            account: components["schemas"]["AccountView"];
+            createdAt: string;
+            /** @description Set when the account is deactivated: no sign-in, no sessions. */
+            deactivatedAt?: string | null;
+            email: string;
+            emailConfirmed: boolean;
+            fullName: string;
+            /** @description Newest first. */
+            ledger: components["schemas"]["LedgerEntryView"][];
+            /** @description Newest first. */
+            payments: components["schemas"]["ClientPaymentView"][];
+            phone?: string | null;
+            role: components["schemas"]["Role"];
+            userId: string;
+        };
+        ClientPaymentView: {
+            amount: components["schemas"]["Money"];
+            id: string;
+            notes?: string | null;
+            paymentDate: string;
+            paymentMethod: string;
+            /** @description `R-000042`; the receipt opens at /receipt?id={id}. */
+            receiptNumber?: string | null;
+            referenceNumber?: string | null;
+            /** Format: int64 */
+            sessionsPurchased: number;
         };
         ClientRow: {
             /** Format: int64 */
@@ -873,6 +1059,13 @@ export interface components {
             /** @description Sessions at or after now, oldest first, filtered by `status`. */
             upcomingSessions: components["schemas"]["SessionView"][];
         };
+        EditProfile: {
+            fullName?: string | null;
+            /** @description Empty removes it. */
+            phone?: string | null;
+            /** @description admin or client. */
+            role?: string | null;
+        };
         Empty: Record<string, never>;
         /** @description The body of every error response. */
         ErrorBody: {
@@ -908,6 +1101,20 @@ export interface components {
         Health: {
             database: string;
             status: string;
+        };
+        LedgerEntryView: {
+            createdAt: string;
+            /** Format: int64 */
+            deltaTotal: number;
+            /** Format: int64 */
+            deltaUsed: number;
+            id: string;
+            /**
+             * @description purchase, offline_payment, booking_debit, booking_refund, admin_adjustment (and the kinds
+             *     later migrations add).
+             */
+            kind: string;
+            note?: string | null;
         };
         /** @description One lot of a client's credits. */
         LotView: {
@@ -1007,6 +1214,29 @@ export interface components {
             /** Format: int32 */
             sessions?: number | null;
         };
+        ReceiptView: {
+            amount: components["schemas"]["Money"];
+            business: components["schemas"]["BusinessView"];
+            clientEmail: string;
+            clientName: string;
+            issuedAt: string;
+            /**
+             * @description The package's name for an online purchase; "Coaching sessions" for a payment the admin
+             *     recorded.
+             */
+            package: string;
+            paymentDate: string;
+            /** @description The payment's day in the coach's time zone (YYYY-MM-DD), as the receipt prints it. */
+            paymentDay: string;
+            paymentId: string;
+            /** @description card (online), or what the admin recorded: cash, bank_transfer, credit_card… */
+            paymentMethod: string;
+            /** @description `R-000042`: sequential, never changes. */
+            receiptNumber: string;
+            referenceNumber?: string | null;
+            /** Format: int64 */
+            sessions: number;
+        };
         RecordedPaymentView: {
             amount: components["schemas"]["Money"];
             /** Format: int64 */
@@ -1093,11 +1323,18 @@ export interface components {
          *     say it was not them (`canDisown`).
          */
         SessionView: {
+            /** @description Cancel applies (POST /api/bookings/{id}/cancel): the client's own confirmed session. */
+            canCancel: boolean;
             /** @description "Use 1 credit for this session" applies (POST /api/bookings/{id}/claim). */
             canClaim: boolean;
             /** @description "This wasn't me" applies (POST /api/bookings/{id}/disown). */
             canDisown: boolean;
             cancelUrl?: string | null;
+            /**
+             * @description Cancelling until then gives the credit back; later the credit stays used (24 hours
+             *     before the start).
+             */
+            freeCancellationUntil?: string | null;
             googleMeetLink?: string | null;
             id: string;
             rescheduleUrl?: string | null;
@@ -1542,6 +1779,70 @@ export interface operations {
             };
         };
     };
+    waive_late_cancellation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credit is back in the client's account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminBookingView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a late cancellation that kept its credit, or waived before */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     clients: {
         parameters: {
             query?: never;
@@ -1586,6 +1887,309 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    client_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDetailView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    edit_profile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditProfile"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDetailView"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An admin cannot remove their own admin role */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adjust_credits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustCredits"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDetailView"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More than the client has available */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDetailView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An admin cannot deactivate their own account */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1641,6 +2245,109 @@ export interface operations {
                 };
             };
             /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientDetailView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    payments_csv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description First day, YYYY-MM-DD (coach's time zone), included. */
+                from: string | null;
+                /** @description Last day, YYYY-MM-DD, included. */
+                to: string | null;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description kind,date,receipt_number,client_name,client_email,sessions,amount,currency,method,reference_number,recorded_by,record_id */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2520,7 +3227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            /** @description This account has been deactivated */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2733,6 +3440,80 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_own_booking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelledSession"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Booking not found (or not this client's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a confirmed upcoming session */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The scheduling service did not cancel the event */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3592,6 +4373,53 @@ export interface operations {
             };
             /** @description Not application/x-www-form-urlencoded */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Receipt not found (or not this user's) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

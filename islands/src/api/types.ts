@@ -22,6 +22,11 @@ export type PaymentRecordView = Schemas["PaymentRecordView"];
 export type BookSessionView = Schemas["BookSessionView"];
 export type PaymentView = Schemas["PaymentView"];
 export type RedirectView = Schemas["RedirectView"];
+export type CancelledSession = Schemas["CancelledSession"];
+export type ReceiptView = Schemas["ReceiptView"];
+export type ClientDetailView = Schemas["ClientDetailView"];
+export type LedgerEntryView = Schemas["LedgerEntryView"];
+export type ClientPaymentView = Schemas["ClientPaymentView"];
 /** The part of GET /api/dashboard the admin pages use: the external scheduling page. */
 export type SchedulerInfo = Pick<DashboardView, "schedulerUrl" | "schedulerName">;
 
@@ -50,6 +55,8 @@ export type PurchaseBody = Schemas["PurchaseRequest"];
 export type ResetConfirmBody = Schemas["ResetConfirm"];
 export type ResetRequestBody = Schemas["ResetRequest"];
 export type PaymentHistoryBody = Schemas["PaymentHistory"];
+export type EditProfileBody = Schemas["EditProfile"];
+export type AdjustCreditsBody = Schemas["AdjustCredits"];
 
 // ---------- money
 

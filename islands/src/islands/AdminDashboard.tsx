@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { BookingsTab } from "../admin/BookingsTab";
 import { ClientsTab } from "../admin/ClientsTab";
+import { ExportPanel } from "../admin/ExportPanel";
 import { SessionsTab } from "../admin/SessionsTab";
 import { type AdminStats, type ClientRow, type SchedulerInfo } from "../api/types";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
@@ -181,6 +182,7 @@ function AdminDashboard() {
               Add Payment
             </a>
           </section>
+          <ExportPanel />
         </Tabs.Content>
       </Tabs.Root>
     </div>

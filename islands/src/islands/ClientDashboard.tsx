@@ -24,6 +24,7 @@ import { mountIsland } from "../lib/mount";
 import { ConfirmEmailBanner } from "../lib/ConfirmEmail";
 import { type Session, currentSession, go, redirectFor, signOut } from "../lib/session";
 import { Spinner, StatusBadge } from "../lib/ui";
+import { SessionActions } from "../client/SessionActions";
 
 const LOAD_ERROR = "Failed to load your data. Please try again.";
 
@@ -102,11 +103,13 @@ function SessionCard({
   newTabNote,
   busy,
   onAnswer,
+  onChanged,
 }: {
   session: SessionView;
   newTabNote: string;
   busy: boolean;
   onAnswer: (session: SessionView, answer: Answer) => void;
+  onChanged: () => void;
 }) {
   const meet = joinLink(session);
   const titleId = useId();
@@ -128,6 +131,7 @@ function SessionCard({
           Join Meeting
         </a>
       ) : null}
+      <SessionActions session={session} newTabNote={newTabNote} onCancelled={onChanged} />
       {asks ? (
         <div className="client-session__ask" role="group" aria-label={`Pending session on ${longDateTime(session.sessionDate)}`}>
           <p className="client-session__note">
@@ -170,6 +174,7 @@ function UpcomingSessions(props: {
   newTabNote: string;
   answering: string | null;
   onAnswer: (session: SessionView, answer: Answer) => void;
+  onChanged: () => void;
 }) {
   const { filter, busy } = props;
   const [filtered, setFiltered] = useState(false);
@@ -204,7 +209,7 @@ function UpcomingSessions(props: {
         {props.sessions.length > 0 ? (
           <ul className="client-session-list">
             {props.sessions.map((s) => (
-              <SessionCard key={s.id} session={s} newTabNote={props.newTabNote} busy={props.answering === s.id} onAnswer={props.onAnswer} />
+              <SessionCard key={s.id} session={s} newTabNote={props.newTabNote} busy={props.answering === s.id} onAnswer={props.onAnswer} onChanged={props.onChanged} />
             ))}
           </ul>
         ) : (
@@ -237,6 +242,9 @@ function PaymentRow({ payment }: { payment: PaymentRecordView }) {
       <div className="client-payment__meta">
         <time dateTime={payment.paymentDate}>{shortDate(payment.paymentDate)}</time>
         {payment.referenceNumber ? <span className="badge badge--outline client-payment__ref">#{payment.referenceNumber}</span> : null}
+        <a className="client-payment__receipt" href={`/receipt?id=${encodeURIComponent(payment.id)}`}>
+          Receipt<span className="visually-hidden"> for the payment of {shortDate(payment.paymentDate)}</span>
+        </a>
       </div>
     </li>
   );
@@ -397,6 +405,19 @@ function ClientDashboard() {
     }
   };
 
+  const reload = async () => {
+    const mine = ++request.current;
+    try {
+      const view = await api<DashboardView>(dashboardPath(filter));
+      if (mine === request.current) {
+        setData((d) => ({ ...view, account: d ? { ...view.account, showPaymentHistory: d.account.showPaymentHistory } : view.account }));
+      }
+    } catch (e) {
+      console.error("dashboard reload", e);
+      toast.error("Error", { description: LOAD_ERROR });
+    }
+  };
+
   const [answering, setAnswering] = useState<string | null>(null);
   const answer = async (session: SessionView, what: Answer) => {
     setAnswering(session.id);
@@ -469,6 +490,7 @@ function ClientDashboard() {
           newTabNote={newTabNote}
           answering={answering}
           onAnswer={(session, what) => void answer(session, what)}
+          onChanged={() => void reload()}
         />
         <PaymentHistory account={data.account} payments={data.payments} onAccount={(account) => setData((d) => (d ? { ...d, account } : d))} />
       </div>

@@ -56,13 +56,34 @@ pub struct AdminBookingView {
     source: BookingSource,
     /// When the client whose email the invitee typed said "This wasn't me".
     disowned_at: Option<String>,
+    /// client, invitee or host, once cancelled.
+    cancelled_by: Option<String>,
+    /// A late cancellation by the client that kept its credit: the admin may waive it once
+    /// (POST /api/admin/bookings/{id}/waive).
+    #[sqlx(try_from = "i64")]
+    #[schema(value_type = bool)]
+    can_waive: Flag,
+}
+
+/// A 0/1 column computed in SQL, answered as a JSON boolean.
+#[derive(Serialize, Clone, Copy)]
+#[serde(transparent)]
+pub struct Flag(pub bool);
+
+impl From<i64> for Flag {
+    fn from(v: i64) -> Flag {
+        Flag(v == 1)
+    }
 }
 
 const BOOKING_COLUMNS: &str = "b.id, b.client_id, COALESCE(p.full_name, b.invitee_name) AS client_name,
     COALESCE(p.email, b.invitee_email) AS client_email, b.session_date, b.status, b.created_at, b.cancelled_at,
-    b.google_meet_link, b.session_notes, b.source, b.disowned_at";
+    b.google_meet_link, b.session_notes, b.source, b.disowned_at, b.cancelled_by,
+    CAST(CASE WHEN b.status = 'cancelled' AND b.credit_debited = 1 AND b.client_id IS NOT NULL
+                   AND b.cancelled_by IN ('client', 'invitee') AND b.late_cancel_waived_at IS NULL
+              THEN 1 ELSE 0 END AS BIGINT) AS can_waive";
 
-async fn booking_by_id(state: &AppState, id: &str) -> AppResult<AdminBookingView> {
+pub(super) async fn booking_by_id(state: &AppState, id: &str) -> AppResult<AdminBookingView> {
     let row: Option<AdminBookingView> = sqlx::query_as(&format!("SELECT {BOOKING_COLUMNS} FROM bookings b LEFT JOIN profiles p ON p.user_id = b.client_id WHERE b.id = $1"))
         .bind(id)
         .fetch_optional(&state.db.pool)
@@ -71,7 +92,7 @@ async fn booking_by_id(state: &AppState, id: &str) -> AppResult<AdminBookingView
 }
 
 /// A booking id from the path; anything that is not one is a booking that does not exist.
-fn booking_id(raw: &str) -> AppResult<RecordId> {
+pub(super) fn booking_id(raw: &str) -> AppResult<RecordId> {
     RecordId::parse(raw).ok_or_else(|| AppError::NotFound("Booking not found".into()))
 }
 
@@ -440,7 +461,7 @@ pub async fn cancel_booking(
     if BookingStatus::parse(&status).is_some_and(|s| CANCELLABLE.contains(&s)) {
         let now = now();
         sqlx::query(
-            "UPDATE bookings SET status = $1, cancelled_at = $2, credit_debited = 0 WHERE id = $3",
+            "UPDATE bookings SET status = $1, cancelled_at = $2, credit_debited = 0, cancelled_by = 'host' WHERE id = $3",
         )
         .bind(BookingStatus::Cancelled.as_str())
         .bind(&now)
@@ -482,7 +503,11 @@ pub async fn cancel_booking(
                 &email,
                 &name,
                 &details,
-                debited == 1,
+                if debited == 1 {
+                    templates::CancelCredit::Returned
+                } else {
+                    templates::CancelCredit::NoneHeld
+                },
             );
             enqueue(&mut tx, &mail).await?;
         }

@@ -2,11 +2,14 @@
 //! takes `AdminUser` (401 signed out, 403 for a client).
 
 mod bookings;
+mod client_page;
 mod clients;
+mod exports;
 mod lots;
 mod payments;
 mod stats;
 mod users;
+mod waive;
 
 use axum::Router;
 use axum::routing::{get, post};
@@ -28,6 +31,23 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/admin/stats", get(stats::stats))
         .route("/api/admin/clients", get(clients::clients))
+        .route(
+            "/api/admin/clients/{id}",
+            get(client_page::client_detail).put(client_page::edit_profile),
+        )
+        .route(
+            "/api/admin/clients/{id}/credits",
+            post(client_page::adjust_credits),
+        )
+        .route(
+            "/api/admin/clients/{id}/deactivate",
+            post(client_page::deactivate),
+        )
+        .route(
+            "/api/admin/clients/{id}/reactivate",
+            post(client_page::reactivate),
+        )
+        .route("/api/admin/exports/payments", get(exports::payments_csv))
         .route("/api/admin/users", post(users::create_user))
         .route("/api/admin/payments", post(payments::add_payment))
         .route("/api/admin/bookings", post(bookings::phone_booking))
@@ -54,6 +74,10 @@ pub fn router() -> Router<AppState> {
         .route(
             "/api/admin/payments/{id}/refund",
             get(lots::refundable).post(lots::refund_payment),
+        )
+        .route(
+            "/api/admin/bookings/{id}/waive",
+            post(waive::waive_late_cancellation),
         )
 }
 
@@ -87,11 +111,17 @@ pub mod paths {
         __path_assign_booking, __path_cancel_booking, __path_mark_no_show, __path_needs_attention,
         __path_phone_booking, __path_recent_bookings, __path_sessions,
     };
+    pub use super::client_page::{
+        __path_adjust_credits, __path_client_detail, __path_deactivate, __path_edit_profile,
+        __path_reactivate,
+    };
     pub use super::clients::__path_clients;
+    pub use super::exports::__path_payments_csv;
     pub use super::lots::{
         __path_client_lots, __path_extend_lot, __path_refund_payment, __path_refundable,
     };
     pub use super::payments::__path_add_payment;
     pub use super::stats::__path_stats;
     pub use super::users::__path_create_user;
+    pub use super::waive::__path_waive_late_cancellation;
 }

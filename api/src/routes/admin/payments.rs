@@ -17,6 +17,7 @@ use crate::domain::validity::Validity;
 use crate::domain::{AmountInput, MoneyView, Notes, RecordId};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson};
+use crate::routes::receipts::issue_and_send;
 use crate::state::AppState;
 
 pub const METHODS: [&str; 6] = [
@@ -147,12 +148,14 @@ pub async fn add_payment(
     let id = record_offline_payment(&mut tx, state.db.backend, &payment)
         .await?
         .ok_or_else(|| AppError::NotFound("Client not found".into()))?;
+    issue_and_send(&mut tx, &state, &id).await?;
     let available: i64 =
         sqlx::query_scalar("SELECT available_credits FROM client_accounts WHERE user_id = $1")
             .bind(client.as_str())
             .fetch_one(&mut *tx)
             .await?;
     tx.commit().await?;
+    state.mail_wake.notify_one();
     tracing::info!(client_id = client.as_str(), sessions, recorded_by = %admin.user_id, "offline payment recorded");
     Ok((
         StatusCode::CREATED,

@@ -23,6 +23,7 @@ use crate::domain::{
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson};
+use crate::routes::receipts::issue_and_send;
 use crate::state::AppState;
 
 /// The create-user payload of spec §3.
@@ -237,9 +238,13 @@ pub async fn create_user(
                 recorded_by: &admin.user_id,
                 validity: &validity,
             };
-            record_offline_payment(&mut tx, state.db.backend, &payment)
-                .await?
-                .map(|_| Applied::Yes)
+            match record_offline_payment(&mut tx, state.db.backend, &payment).await? {
+                Some(payment_id) => {
+                    issue_and_send(&mut tx, &state, &payment_id).await?;
+                    Some(Applied::Yes)
+                }
+                None => None,
+            }
         } else {
             // Credits without a payment: an adjustment, not revenue, no last payment date.
             let reference = format!("initial:{user_id}");

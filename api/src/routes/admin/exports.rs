@@ -1,0 +1,167 @@
+//! The accounting export (issue 14 point 6): payments (and, once they exist, refunds) between
+//! two days in the coach's time zone, as CSV, one row per money movement, amounts in the
+//! currency's major unit with two decimals (refunds negative). Written with the `csv` crate, so
+//! names with commas, quotes or line breaks are quoted as RFC 4180 says.
+//!
+//! Each kind of row is one SELECT of the same columns in `ROWS`: refunds join with a
+//! `UNION ALL` of their own table, `kind = 'refund'`, and a negative amount.
+
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use super::start_of_local_day;
+use crate::domain::parse_ts;
+use crate::domain::receipts::display_number;
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::extract::{AdminUser, AppQuery};
+use crate::state::AppState;
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct ExportRange {
+    /// First day, YYYY-MM-DD (coach's time zone), included.
+    from: Option<String>,
+    /// Last day, YYYY-MM-DD, included.
+    to: Option<String>,
+}
+
+#[derive(sqlx::FromRow)]
+struct ExportRow {
+    kind: String,
+    happened_at: String,
+    receipt: Option<i64>,
+    client_name: String,
+    client_email: String,
+    sessions: i64,
+    amount: i64,
+    currency: String,
+    method: String,
+    reference_number: Option<String>,
+    recorded_by: Option<String>,
+    id: String,
+}
+
+/// Every money movement between $1 and $2 (UTC timestamps, [from, to)).
+const ROWS: &str = "
+    SELECT 'payment' AS kind, pr.payment_date AS happened_at, r.number AS receipt,
+           p.full_name AS client_name, p.email AS client_email, pr.sessions_purchased AS sessions,
+           pr.amount AS amount, pr.currency AS currency,
+           CASE WHEN pr.recorded_by IS NULL THEN 'online_card' ELSE pr.payment_method END AS method,
+           pr.reference_number AS reference_number, a.full_name AS recorded_by, pr.id AS id
+      FROM payment_records pr
+      JOIN profiles p ON p.user_id = pr.client_id
+      LEFT JOIN receipts r ON r.payment_record_id = pr.id
+      LEFT JOIN profiles a ON a.user_id = pr.recorded_by
+     WHERE pr.payment_date >= $1 AND pr.payment_date < $2";
+
+fn day(field: &str, raw: Option<&str>) -> AppResult<NaiveDate> {
+    let raw = raw.map(str::trim).unwrap_or("");
+    NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+        .map_err(|_| AppError::field(field, &format!("{field} must be a date (YYYY-MM-DD)")))
+}
+
+/// `-1234.50` for -123450 minor units: no grouping, always two decimals.
+fn amount(minor: i64) -> String {
+    let sign = if minor < 0 { "-" } else { "" };
+    let m = minor.unsigned_abs();
+    format!("{sign}{}.{:02}", m / 100, m % 100)
+}
+
+#[utoipa::path(get, path = "/api/admin/exports/payments", tag = "admin", params(ExportRange),
+    responses((status = 200, content_type = "text/csv", body = String,
+               description = "kind,date,receipt_number,client_name,client_email,sessions,amount,currency,method,reference_number,recorded_by,record_id"),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn payments_csv(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    AppQuery(q): AppQuery<ExportRange>,
+) -> AppResult<Response> {
+    let from = day("from", q.from.as_deref())?;
+    let to = day("to", q.to.as_deref())?;
+    if to < from {
+        return Err(AppError::field("to", "to must be on or after from"));
+    }
+    let end = to
+        .succ_opt()
+        .ok_or_else(|| AppError::field("to", "to must be a date (YYYY-MM-DD)"))?;
+    let rows: Vec<ExportRow> = sqlx::query_as(&format!(
+        "SELECT * FROM ({ROWS}) movements ORDER BY happened_at, id"
+    ))
+    .bind(start_of_local_day(&state, from))
+    .bind(start_of_local_day(&state, end))
+    .fetch_all(state.db.reader())
+    .await?;
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let header = [
+        "kind",
+        "date",
+        "receipt_number",
+        "client_name",
+        "client_email",
+        "sessions",
+        "amount",
+        "currency",
+        "method",
+        "reference_number",
+        "recorded_by",
+        "record_id",
+    ];
+    let write = |out: &mut csv::Writer<Vec<u8>>, record: &[String]| {
+        out.write_record(record)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!("writing CSV: {e}")))
+    };
+    write(&mut out, &header.map(String::from))?;
+    for r in rows {
+        let date = parse_ts(&r.happened_at)
+            .map(|t| {
+                t.with_timezone(&state.site.time_zone)
+                    .format("%Y-%m-%d")
+                    .to_string()
+            })
+            .unwrap_or(r.happened_at);
+        write(
+            &mut out,
+            &[
+                r.kind,
+                date,
+                r.receipt.map(display_number).unwrap_or_default(),
+                r.client_name,
+                r.client_email,
+                r.sessions.to_string(),
+                amount(r.amount),
+                r.currency,
+                r.method,
+                r.reference_number.unwrap_or_default(),
+                r.recorded_by.unwrap_or_default(),
+                r.id,
+            ],
+        )?;
+    }
+    let bytes = out
+        .into_inner()
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("writing CSV: {e}")))?;
+    let filename = format!("attachment; filename=\"payments-{from}-to-{to}.csv\"");
+    let mut response = bytes.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/csv; charset=utf-8"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(v) = HeaderValue::from_str(&filename) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn amounts_have_two_decimals_and_no_grouping() {
+        assert_eq!(super::amount(450050), "4500.50");
+        assert_eq!(super::amount(5), "0.05");
+        assert_eq!(super::amount(-123400), "-1234.00");
+    }
+}

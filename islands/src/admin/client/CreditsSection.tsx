@@ -1,0 +1,109 @@
+// The client page's credits: the totals, an adjustment with a reason, and the ledger.
+import { useId, useState } from "react";
+import { toast } from "sonner";
+import type { ClientDetailView } from "../../api/types";
+import { ApiError, post } from "../../lib/api";
+import { shortDate } from "../../lib/format";
+import { Field } from "../../lib/ui";
+import { checkAdjust, ledgerKind, signed } from "../client-page";
+import { useForm } from "../form";
+import { fieldErrors } from "../helpers";
+
+export function CreditsSection({ client, onChange }: { client: ClientDetailView; onChange: (c: ClientDetailView) => void }) {
+  const id = useId();
+  const form = useForm(() => ({ delta: "", reason: "" }));
+  const [busy, setBusy] = useState(false);
+  const a = client.account;
+
+  const adjust = async () => {
+    const checked = checkAdjust(form.values);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    setBusy(true);
+    try {
+      onChange(await post<ClientDetailView>(`/api/admin/clients/${encodeURIComponent(client.userId)}/credits`, checked.payload));
+      toast.success("Credits adjusted", { description: `${signed(checked.payload.delta)} credits: ${checked.payload.reason}` });
+      form.reset();
+    } catch (e) {
+      if (e instanceof ApiError) form.setErrors(fieldErrors(e.fields, ["delta", "reason"] as const));
+      toast.error("Error", { description: e instanceof ApiError ? e.message : "Failed to adjust credits." });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
+      <h2 className="panel__title" id={`${id}-title`}>
+        Credits
+      </h2>
+      <dl className="stat-grid admin-stats">
+        {(
+          [
+            ["Available", a.availableCredits],
+            ["Total", a.totalCredits],
+            ["Used", a.usedCredits],
+            ["Completed sessions", a.sessionsCompleted],
+          ] as const
+        ).map(([k, v]) => (
+          <div className="stat admin-stat" key={k}>
+            <dt className="stat__label">{k}</dt>
+            <dd className="stat__value">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      {/* Slot "credit lots": credits by lot with their expiry dates join here with branch `lots`. */}
+      <form
+        className="admin-form admin-client__adjust"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void adjust();
+        }}
+      >
+        <h3 className="admin-client__subtitle">Adjust credits</h3>
+        <Field id={`${id}-delta`} label="Credits (+ to add, − to remove)" error={form.errors.delta}>
+          <input className="input" inputMode="numeric" autoComplete="off" {...form.bind("delta", `${id}-delta`)} />
+        </Field>
+        <Field id={`${id}-reason`} label="Reason" error={form.errors.reason} hint="Kept in the ledger.">
+          <input className="input" autoComplete="off" maxLength={500} {...form.bind("reason", `${id}-reason`)} />
+        </Field>
+        <button type="submit" className="btn btn--navy btn--sm" disabled={busy} aria-busy={busy}>
+          {busy ? "Adjusting..." : "Adjust credits"}
+        </button>
+      </form>
+      <h3 className="admin-client__subtitle">Ledger</h3>
+      {client.ledger.length === 0 ? (
+        <p className="admin-muted">No credit changes yet.</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Credit ledger">
+          <table className="data-table admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Change</th>
+                <th scope="col" className="num">
+                  Credits
+                </th>
+                <th scope="col" className="num">
+                  Used
+                </th>
+                <th scope="col">Note</th>
+              </tr>
+            </thead>
+            <tbody>
+              {client.ledger.map((l) => (
+                <tr key={l.id}>
+                  <td className="nowrap">{shortDate(l.createdAt)}</td>
+                  <td>{ledgerKind(l.kind)}</td>
+                  <td className="num">{signed(l.deltaTotal)}</td>
+                  <td className="num">{signed(l.deltaUsed)}</td>
+                  <td>{l.note ?? <span className="admin-muted">—</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+// The client page's payments (each with its receipt) and sessions (a late cancellation that
+// kept its credit offers Waive: the credit comes back, once).
+import { useId, useState } from "react";
+import { toast } from "sonner";
+import type { BookingView, ClientPaymentView } from "../../api/types";
+import { ApiError, post } from "../../lib/api";
+import { formatMoney, longDateTime, shortDate } from "../../lib/format";
+import { ConfirmDialog } from "../dialog";
+import { AdminBadge } from "../parts";
+import { methodLabel } from "../../lib/payment-methods";
+
+export function PaymentsSection({ payments }: { payments: ClientPaymentView[] }) {
+  const id = useId();
+  return (
+    <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
+      <h2 className="panel__title" id={`${id}-title`}>
+        Payments
+      </h2>
+      {/* Slot "refunds": refunds join this list as their own lines with branch `lots`. */}
+      {payments.length === 0 ? (
+        <p className="empty__title">No payments</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Payments">
+          <table className="data-table admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col" className="num">
+                  Sessions
+                </th>
+                <th scope="col">Method</th>
+                <th scope="col">Reference</th>
+                <th scope="col">Receipt</th>
+              </tr>
+            </thead>
+            <tbody>
+              {payments.map((p) => (
+                <tr key={p.id}>
+                  <td className="nowrap">{shortDate(p.paymentDate)}</td>
+                  <td className="num nowrap">{formatMoney(p.amount)}</td>
+                  <td className="num">{p.sessionsPurchased}</td>
+                  <td>{methodLabel(p.paymentMethod)}</td>
+                  <td>{p.referenceNumber ?? <span className="admin-muted">—</span>}</td>
+                  <td>{p.receiptNumber ? <a href={`/receipt?id=${encodeURIComponent(p.id)}`}>{p.receiptNumber}</a> : <span className="admin-muted">—</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function SessionsSection({ sessions, onChanged }: { sessions: BookingView[] | null; onChanged: () => void }) {
+  const id = useId();
+  const [waiving, setWaiving] = useState<BookingView | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const waive = async (b: BookingView) => {
+    setBusy(true);
+    try {
+      await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(b.id)}/waive`, {});
+      toast.success("Late cancellation waived", { description: "The session credit is back in the client's account." });
+      setWaiving(null);
+      onChanged();
+    } catch (e) {
+      toast.error("Error", { description: e instanceof ApiError ? e.message : "Please try again." });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
+      <h2 className="panel__title" id={`${id}-title`}>
+        Sessions
+      </h2>
+      {sessions === null ? (
+        <p className="admin-muted">Loading sessions…</p>
+      ) : sessions.length === 0 ? (
+        <p className="empty__title">No sessions found matching the current filters</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Sessions">
+          <table className="data-table admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Session</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((b) => (
+                <tr key={b.id}>
+                  <td>{longDateTime(b.sessionDate)}</td>
+                  <td>{b.sessionNotes ?? "Coaching Session"}</td>
+                  <td>
+                    <AdminBadge status={b.status} />
+                    {b.cancelledBy ? <span className="admin-muted"> by {b.cancelledBy}</span> : null}
+                    {b.canWaive ? <span className="admin-muted"> · late, credit used</span> : null}
+                  </td>
+                  <td>
+                    {b.canWaive ? (
+                      <button type="button" className="btn btn--outline btn--sm" aria-haspopup="dialog" onClick={() => setWaiving(b)}>
+                        Waive
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {waiving ? (
+        <ConfirmDialog
+          open
+          title="Waive this late cancellation?"
+          description={`The session on ${longDateTime(waiving.sessionDate)} was cancelled less than 24 hours before the start, so its credit stayed used. Waiving gives the credit back, once.`}
+          confirmText="Give the credit back"
+          cancelText="Keep it used"
+          busy={busy}
+          onConfirm={() => void waive(waiving)}
+          onClose={() => setWaiving(null)}
+        />
+      ) : null}
+    </section>
+  );
+}

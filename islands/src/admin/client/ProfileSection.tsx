@@ -1,0 +1,117 @@
+// The client page's profile: name, phone and role, edited in place, and deactivation.
+import { useId, useState } from "react";
+import { toast } from "sonner";
+import type { ClientDetailView } from "../../api/types";
+import { ApiError, post, put } from "../../lib/api";
+import { shortDate } from "../../lib/format";
+import { Field } from "../../lib/ui";
+import { checkProfile } from "../client-page";
+import { ConfirmDialog } from "../dialog";
+import { useForm } from "../form";
+import { fieldErrors } from "../helpers";
+
+export function ProfileSection({ client, onChange }: { client: ClientDetailView; onChange: (c: ClientDetailView) => void }) {
+  const id = useId();
+  const form = useForm(() => ({ fullName: client.fullName, phone: client.phone ?? "", role: client.role as string }));
+  const [saving, setSaving] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [switching, setSwitching] = useState(false);
+  const base = `/api/admin/clients/${encodeURIComponent(client.userId)}`;
+
+  const save = async () => {
+    const checked = checkProfile(form.values);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    setSaving(true);
+    try {
+      onChange(await put<ClientDetailView>(base, checked.payload));
+      toast.success("Profile saved");
+    } catch (e) {
+      if (e instanceof ApiError) form.setErrors(fieldErrors(e.fields, ["fullName", "phone", "role"] as const));
+      toast.error("Error", { description: e instanceof ApiError ? e.message : "Failed to save the profile." });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const active = !client.deactivatedAt;
+  const switchActive = async () => {
+    setSwitching(true);
+    try {
+      onChange(await post<ClientDetailView>(`${base}/${active ? "deactivate" : "reactivate"}`, {}));
+      toast.success(active ? "Account deactivated" : "Account reactivated", {
+        description: active ? "They are signed out everywhere and cannot sign in. Their history stays." : "They can sign in again.",
+      });
+      setConfirming(false);
+    } catch (e) {
+      toast.error("Error", { description: e instanceof ApiError ? e.message : "Please try again." });
+    } finally {
+      setSwitching(false);
+    }
+  };
+
+  return (
+    <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
+      <div className="admin-panel__head">
+        <div>
+          <h2 className="panel__title" id={`${id}-title`}>
+            Profile
+          </h2>
+          <p className="admin-panel__lead">
+            <a href={`mailto:${client.email}`}>{client.email}</a>
+            {client.emailConfirmed ? "" : " (email not confirmed)"} · joined {shortDate(client.createdAt)}
+          </p>
+        </div>
+        {active ? (
+          <span className="status-badge status-badge--success">Active</span>
+        ) : (
+          <span className="status-badge status-badge--danger">Deactivated {shortDate(client.deactivatedAt ?? client.createdAt)}</span>
+        )}
+      </div>
+      <form
+        className="admin-form admin-client__profile"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <Field id={`${id}-name`} label="Full Name" error={form.errors.fullName}>
+          <input className="input" autoComplete="off" {...form.bind("fullName", `${id}-name`)} />
+        </Field>
+        <Field id={`${id}-phone`} label="Phone Number" error={form.errors.phone}>
+          <input className="input" type="tel" autoComplete="off" {...form.bind("phone", `${id}-phone`)} />
+        </Field>
+        <Field id={`${id}-role`} label="Role" error={form.errors.role}>
+          <select className="input" {...form.bind("role", `${id}-role`)}>
+            <option value="client">client</option>
+            <option value="admin">admin</option>
+          </select>
+        </Field>
+        <div className="dialog-actions">
+          <button type="button" className="btn btn--sm admin-btn--danger" aria-haspopup="dialog" onClick={() => setConfirming(true)}>
+            {active ? "Deactivate account" : "Reactivate account"}
+          </button>
+          <button type="submit" className="btn btn--navy btn--sm" disabled={saving} aria-busy={saving}>
+            {saving ? "Saving..." : "Save profile"}
+          </button>
+        </div>
+      </form>
+      {confirming ? (
+        <ConfirmDialog
+          open
+          title={active ? "Deactivate this account?" : "Reactivate this account?"}
+          description={
+            active
+              ? `${client.fullName} will be signed out everywhere and cannot sign in until you reactivate the account. Their credits, payments and sessions stay.`
+              : `${client.fullName} will be able to sign in again.`
+          }
+          confirmText={active ? "Deactivate" : "Reactivate"}
+          cancelText="Keep as is"
+          busy={switching}
+          onConfirm={() => void switchActive()}
+          onClose={() => setConfirming(false)}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+// Reschedule and Cancel on one of the client's upcoming confirmed sessions (issue 14 point 2).
+// Reschedule opens the scheduler's own reschedule page (the credit moves with the booking).
+// Cancel asks first and says what happens to the credit: at least 24 hours before the start
+// it comes back, later it stays used (content/legal/cancellation-policy.md).
+import { useState } from "react";
+import { toast } from "sonner";
+import { ConfirmDialog } from "../admin/dialog";
+import type { CancelledSession, SessionView } from "../api/types";
+import { ApiError, post } from "../lib/api";
+import { longDateTime } from "../lib/format";
+import { webUrl } from "../lib/client-views";
+
+/** Whether cancelling now gives the credit back (the server decides; this says it first). */
+export function cancelGivesCreditBack(session: SessionView, now: number = Date.now()): boolean {
+  const until = session.freeCancellationUntil;
+  return until ? now <= Date.parse(until) : false;
+}
+
+export function cancelDialogText(session: SessionView, now: number = Date.now()): string {
+  return cancelGivesCreditBack(session, now)
+    ? "You are cancelling at least 24 hours before the start, so your session credit comes back to your account."
+    : "This session starts in less than 24 hours. Under our cancellation policy the session credit stays used.";
+}
+
+export function SessionActions({ session, newTabNote, onCancelled }: { session: SessionView; newTabNote: string; onCancelled: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const reschedule = session.rescheduleUrl ? webUrl(session.rescheduleUrl) : null;
+  if (!session.canCancel) return null;
+  const when = longDateTime(session.sessionDate);
+
+  const cancel = async () => {
+    setBusy(true);
+    try {
+      const done = await post<CancelledSession>(`/api/bookings/${encodeURIComponent(session.id)}/cancel`, {});
+      toast.success("Session cancelled", {
+        description: done.creditReturned
+          ? "Your session credit is back in your account."
+          : "It was cancelled less than 24 hours before the start, so the session credit stays used.",
+      });
+      setAsking(false);
+      onCancelled();
+    } catch (e) {
+      console.error("cancel session", e);
+      toast.error("Error Cancelling Booking", { description: e instanceof ApiError ? e.message : "Please try again." });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="client-session__actions">
+      {reschedule ? (
+        <a className="btn btn--outline btn--sm" href={reschedule} target="_blank" rel="noopener" aria-describedby={newTabNote} aria-label={`Reschedule the session on ${when}`}>
+          Reschedule
+        </a>
+      ) : null}
+      <button type="button" className="btn btn--outline btn--sm" aria-haspopup="dialog" aria-label={`Cancel the session on ${when}`} onClick={() => setAsking(true)}>
+        Cancel
+      </button>
+      {asking ? (
+        <ConfirmDialog
+          open
+          title="Cancel this session?"
+          description={
+            <>
+              {when}. {cancelDialogText(session)}
+            </>
+          }
+          confirmText="Cancel session"
+          cancelText="Keep session"
+          busy={busy}
+          onConfirm={() => void cancel()}
+          onClose={() => setAsking(false)}
+        />
+      ) : null}
+    </div>
+  );
+}
