@@ -171,7 +171,11 @@ fn responsive(url: &str, bytes: &[u8], cache: &Path) -> anyhow::Result<Processed
                     .to_vec();
                 // Written under a temporary name first: a build killed half-way never
                 // leaves a truncated file that a later build would publish.
-                let tmp = cached.with_extension(format!("tmp{}", std::process::id()));
+                // Unique per write: two builds (or two threads of one) may encode the same
+                // image at once, and each renames its own file into place.
+                static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let tmp = cached.with_extension(format!("tmp{}-{n}", std::process::id()));
                 fs::write(&tmp, &webp)?;
                 fs::rename(&tmp, &cached)?;
                 encoded += 1;

@@ -635,8 +635,15 @@ fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
         built().out.join(src.trim_start_matches('/')).is_file(),
         "{src} is published"
     );
+    // The purchase dialog loads on first intent (hover, focus or click of Buy Now): no
+    // preload of code the visitor may never run.
+    let pricing = page("/pricing");
+    assert!(pricing.contains("data-src=\"/assets/islands/PurchaseDialog-"));
+    assert!(
+        !pricing.contains("modulepreload\" href=\"/assets/islands/PurchaseDialog-"),
+        "/pricing preloads the purchase dialog"
+    );
     for (route, island) in [
-        ("/pricing", "PurchaseDialog"),
         ("/dashboard", "ClientDashboard"),
         ("/admin", "AdminDashboard"),
         ("/book-session", "BookSession"),
