@@ -541,3 +541,43 @@ async fn an_offline_payment_refund_is_recorded_by_the_admin() {
     app.mail.wait_for("mona@example.com", "Your refund").await;
     assert_ledger_verifies(&app).await;
 }
+
+#[tokio::test]
+async fn a_completed_refund_is_its_own_negative_row_in_the_accounting_export() {
+    let app = spawn_app().await;
+    client(&app, "mona@example.com").await;
+    let boss = admin(&app).await;
+    let id = user_id(&app, "mona@example.com").await;
+    let payment = pay_offline(&app, &boss, &id, 4, 6).await;
+    let refund = format!("/api/admin/payments/{payment}/refund");
+    let r = app
+        .post_as(&boss, &refund, json!({"credits": 2, "amount": "1500.50"}))
+        .await;
+    assert_eq!(r.status(), 201);
+    let cairo = chrono::Utc::now().with_timezone(&chrono_tz::Africa::Cairo);
+    let (from, to) = (
+        (cairo - chrono::Duration::days(1)).format("%Y-%m-%d"),
+        (cairo + chrono::Duration::days(1)).format("%Y-%m-%d"),
+    );
+    let r = app
+        .get_as(
+            &boss,
+            &format!("/api/admin/exports/payments?from={from}&to={to}"),
+        )
+        .await;
+    assert_eq!(r.status(), 200);
+    let text = r.text().await.unwrap();
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let kinds: Vec<(&str, &str, &str)> = rows.iter().map(|r| (&r[0], &r[5], &r[6])).collect();
+    assert_eq!(
+        kinds,
+        [("payment", "4", "4000.00"), ("refund", "-2", "-1500.50")],
+        "{text}"
+    );
+    assert_eq!(
+        rows[0][2], rows[1][2],
+        "the refund carries the payment's receipt number"
+    );
+    assert_eq!(&rows[1][8], "cash");
+}

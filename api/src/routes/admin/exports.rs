@@ -1,10 +1,11 @@
-//! The accounting export (issue 14 point 6): payments (and, once they exist, refunds) between
+//! The accounting export (issue 14 point 6): payments and completed refunds between
 //! two days in the coach's time zone, as CSV, one row per money movement, amounts in the
 //! currency's major unit with two decimals (refunds negative). Written with the `csv` crate, so
 //! names with commas, quotes or line breaks are quoted as RFC 4180 says.
 //!
-//! Each kind of row is one SELECT of the same columns in `ROWS`: refunds join with a
-//! `UNION ALL` of their own table, `kind = 'refund'`, and a negative amount.
+//! Each kind of row is one SELECT of the same columns in `ROWS`: a refund is a row of its own
+//! (`kind = 'refund'`, dated when it completed, negative sessions and amount, the refunded
+//! payment's receipt number).
 
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
@@ -54,7 +55,19 @@ const ROWS: &str = "
       JOIN profiles p ON p.user_id = pr.client_id
       LEFT JOIN receipts r ON r.payment_record_id = pr.id
       LEFT JOIN profiles a ON a.user_id = pr.recorded_by
-     WHERE pr.payment_date >= $1 AND pr.payment_date < $2";
+     WHERE pr.payment_date >= $1 AND pr.payment_date < $2
+    UNION ALL
+    SELECT 'refund' AS kind, rf.completed_at AS happened_at, r.number AS receipt,
+           p.full_name AS client_name, p.email AS client_email, -rf.credits AS sessions,
+           -rf.amount AS amount, rf.currency AS currency,
+           CASE WHEN rf.method = 'paytabs' THEN 'online_card' ELSE pr.payment_method END AS method,
+           rf.tran_ref AS reference_number, a.full_name AS recorded_by, rf.id AS id
+      FROM payment_refunds rf
+      JOIN payment_records pr ON pr.id = rf.payment_record_id
+      JOIN profiles p ON p.user_id = rf.client_id
+      LEFT JOIN receipts r ON r.payment_record_id = rf.payment_record_id
+      LEFT JOIN profiles a ON a.user_id = rf.requested_by
+     WHERE rf.status = 'completed' AND rf.completed_at >= $1 AND rf.completed_at < $2";
 
 fn day(field: &str, raw: Option<&str>) -> AppResult<NaiveDate> {
     let raw = raw.map(str::trim).unwrap_or("");
