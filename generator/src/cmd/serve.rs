@@ -52,7 +52,7 @@ pub fn run(root: &Path, port: u16, drafts: bool, api: Option<String>) -> anyhow:
             rules.allow_frames_from(&format!("http://{addr}"));
         }
         let reloader = Arc::new(Reloader::default());
-        watch_and_rebuild(root, live, reloader.clone(), options);
+        watch_and_rebuild(root, out.clone(), live, reloader.clone(), options);
         println!("serving {base_url} (Ctrl+C to stop)");
         let app = serve::router(out, rules, mount, Some(reloader));
         let server = axum::serve(
@@ -83,6 +83,7 @@ pub fn run(root: &Path, port: u16, drafts: bool, api: Option<String>) -> anyhow:
 /// edit reloads the whole site, which rebuilds the islands.
 fn watch_and_rebuild(
     root: &Path,
+    out: PathBuf,
     mut live: site::LiveSite,
     reloader: Arc<Reloader>,
     options: impl Fn() -> site::Options + Send + 'static,
@@ -94,7 +95,6 @@ fn watch_and_rebuild(
         .unwrap_or_else(|_| root.clone())
         .join("islands");
     std::thread::spawn(move || {
-        let out = root.join("public");
         let rebuild = |changed: &[PathBuf]| {
             let result = if changed
                 .iter()
