@@ -5,7 +5,9 @@
 #   1. clean builds at 1,000 and 10,000 pages: `site` against Hugo, paired and alternated by
 #      hyperfine (1 warm-up, RUNS counted runs each), old output removed inside the timed command;
 #   2. peak memory of each clean build (GNU time);
-#   3. LiveSite start-up and apply() for a one-post edit (examples/live_apply.rs), alone.
+#   3. LiveSite start-up and apply() for a one-post edit (examples/live_apply.rs), alone;
+#   4. `site serve` as a user runs it: start-up, idle CPU, and edit -> browser reloaded (the
+#      reload event on /__livereload) for a one-post edit (bench/edit_to_reload.py).
 #
 #   bash bench/site.sh                   # 1k and 10k
 #   PAGES=1000 RUNS=3 bash bench/site.sh
@@ -65,4 +67,7 @@ PY
   post=$(cd "$corpus/site" && ls content/blog/*.md | sed -n 2p)
   rm -rf "$SHM/oL"
   "$LIVE" --root "$corpus/site" --out "$SHM/oL" --file "$post" --edits "$EDITS" | sed 's/^/  /'
+  rm -rf "$corpus/site/public"
+  python3 bench/edit_to_reload.py --site "$SITE" --root "$corpus/site" --file "$post" \
+    --edits "$EDITS" | sed 's/^/  serve: /'
 done

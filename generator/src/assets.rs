@@ -25,6 +25,8 @@ pub struct Asset {
 pub struct AssetMap {
     by_path: HashMap<String, usize>,
     pub assets: Vec<Asset>,
+    /// The photos' responsive sizes and the SVGs' dimensions (see `images`), for Markdown.
+    pub images: std::sync::Arc<crate::images::Images>,
 }
 
 impl AssetMap {

@@ -3,7 +3,9 @@
 //! Content is trusted (it comes from the editors' git repository), so the HTML is used as is;
 //! everything else in templates is auto-escaped by Tera.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
 
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
 
@@ -48,6 +50,10 @@ pub fn slugify(text: &str) -> String {
     }
     out
 }
+
+/// How wide an image in an article's text is shown: the text column (`.prose`, 46rem), or the
+/// screen less its margins.
+const BODY_IMAGE_SIZES: &str = "(min-width: 48rem) 46rem, calc(100vw - 2.5rem)";
 
 /// Renders Markdown. `/static/…` image and link targets are rewritten to their fingerprinted
 /// names through `assets`; headings get unique `id`s so `#anchors` work.
@@ -110,7 +116,29 @@ pub fn render(source: &str, assets: &AssetMap) -> Rendered {
             }
             _ => {}
         }
-        if let Event::Start(Tag::Image { dest_url, .. } | Tag::Link { dest_url, .. }) =
+        if let Event::Start(Tag::Image { dest_url, .. }) = &events[i]
+            && let Some(image) = assets.images.get(dest_url)
+        {
+            // A photo of the site gets its responsive WebP sizes and its dimensions, like the
+            // templates' `image()`: the alt text is the image's text events.
+            let mut alt = String::new();
+            let mut j = i + 1;
+            while j < events.len() && !matches!(events[j], Event::End(TagEnd::Image)) {
+                if let Event::Text(t) | Event::Code(t) = &events[j] {
+                    alt.push_str(t);
+                }
+                j += 1;
+            }
+            let args = HashMap::from([
+                ("alt".to_string(), Value::String(alt)),
+                ("sizes".to_string(), Value::String(BODY_IMAGE_SIZES.into())),
+            ]);
+            let tag = crate::images::img_tag(image, &args);
+            events.splice(
+                i..(j + 1).min(events.len()),
+                [Event::InlineHtml(tag.into())],
+            );
+        } else if let Event::Start(Tag::Image { dest_url, .. } | Tag::Link { dest_url, .. }) =
             &mut events[i]
             && let Some(hashed) = assets.lookup(dest_url)
         {

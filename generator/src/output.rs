@@ -1,14 +1,12 @@
-//! Writing the site: only files whose bytes changed are written (file creation dominates on
-//! slow disks), and files a previous build left that this build no longer produces are removed,
-//! so an unpublished page disappears from the output.
+//! The output folder: what a build writes into it, and how `site build` swaps a finished
+//! build in. A build renders into a staging folder beside the output and replaces the output
+//! only when it passed every check, so a failed build leaves the last good site as it was.
+//! (`site serve` writes in place instead, only the files whose bytes changed: see `LiveSite`.)
 
-use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use rayon::prelude::*;
-use walkdir::WalkDir;
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct WriteStats {
@@ -23,55 +21,57 @@ pub struct OutputFile {
     pub bytes: Vec<u8>,
 }
 
-pub fn write_site(out: &Path, files: &[OutputFile]) -> anyhow::Result<WriteStats> {
+/// Output folders are emptied and replaced: never one that holds a project.
+pub fn refuse_project_folder(out: &Path) -> anyhow::Result<()> {
     if out.join("Cargo.toml").exists() || out.join("content").is_dir() {
         bail!(
             "refusing to write into {}: it looks like a project folder, not an output folder",
             out.display()
         );
     }
-    fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let results: Vec<anyhow::Result<bool>> = files
-        .par_iter()
-        .map(|f| {
-            let path = out.join(&f.rel);
-            if fs::read(&path).is_ok_and(|old| old == f.bytes) {
-                return Ok(false);
-            }
-            if let Some(dir) = path.parent() {
-                fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
-            }
-            fs::write(&path, &f.bytes)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            Ok(true)
-        })
-        .collect();
-    let mut stats = WriteStats::default();
-    for r in results {
-        if r? {
-            stats.written += 1;
-        } else {
-            stats.unchanged += 1;
-        }
+    Ok(())
+}
+
+/// A hidden folder beside `out` (`public` → `.public.staging`), on the same file system so
+/// the swap is a rename.
+pub fn beside(out: &Path, what: &str) -> PathBuf {
+    let name = out
+        .file_name()
+        .map_or_else(|| "public".into(), |n| n.to_string_lossy().into_owned());
+    out.with_file_name(format!(".{name}.{what}"))
+}
+
+/// Removes a folder a crashed run may have left; a missing one is fine.
+pub fn remove_leftover(dir: &Path) -> anyhow::Result<()> {
+    match fs::remove_dir_all(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("cannot remove {}", dir.display())),
     }
-    let keep: HashSet<PathBuf> = files.iter().map(|f| out.join(&f.rel)).collect();
-    let mut dirs = Vec::new();
-    for entry in WalkDir::new(out).min_depth(1).into_iter().flatten() {
-        if entry.file_type().is_dir() {
-            dirs.push(entry.into_path());
-        } else if !keep.contains(entry.path()) {
-            fs::remove_file(entry.path())
-                .with_context(|| format!("cannot remove stale {}", entry.path().display()))?;
-            stats.removed += 1;
-        }
+}
+
+/// Puts the finished build `staging` in the place of `out`; the previous output, if any, is
+/// moved aside first and then removed. Returns how many files the previous output held.
+pub fn swap_in(staging: &Path, out: &Path) -> anyhow::Result<usize> {
+    let old = beside(out, "previous");
+    remove_leftover(&old)?;
+    let had = out.exists();
+    if had {
+        fs::rename(out, &old)
+            .with_context(|| format!("cannot move the previous {} aside", out.display()))?;
     }
-    // Deepest first, so emptied parents go too; a non-empty folder just stays.
-    dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
-    for d in dirs {
-        let _ = fs::remove_dir(d);
+    fs::rename(staging, out)
+        .with_context(|| format!("cannot move the new build into {}", out.display()))?;
+    if !had {
+        return Ok(0);
     }
-    Ok(stats)
+    let previous = walkdir::WalkDir::new(&old)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .count();
+    remove_leftover(&old)?;
+    Ok(previous)
 }
 
 #[cfg(test)]
@@ -79,43 +79,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unchanged_files_are_not_rewritten_and_stale_ones_go() {
+    fn a_finished_build_replaces_the_output_and_nothing_of_the_old_one_stays() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("public");
-        let file = |rel: &str, b: &str| OutputFile {
-            rel: rel.into(),
-            bytes: b.as_bytes().to_vec(),
-        };
-        let first = write_site(
-            &out,
-            &[file("a/index.html", "A"), file("b/index.html", "B")],
-        )
-        .unwrap();
-        assert_eq!(
-            first,
-            WriteStats {
-                written: 2,
-                unchanged: 0,
-                removed: 0
-            }
-        );
-        let second = write_site(&out, &[file("a/index.html", "A2")]).unwrap();
-        assert_eq!(
-            second,
-            WriteStats {
-                written: 1,
-                unchanged: 0,
-                removed: 1
-            }
-        );
-        assert!(!out.join("b").exists());
-        assert_eq!(fs::read_to_string(out.join("a/index.html")).unwrap(), "A2");
+        fs::create_dir_all(out.join("gone")).unwrap();
+        fs::write(out.join("gone/index.html"), "old").unwrap();
+        let staging = beside(&out, "staging");
+        assert_eq!(staging, dir.path().join(".public.staging"));
+        fs::create_dir_all(&staging).unwrap();
+        fs::write(staging.join("index.html"), "new").unwrap();
+        assert_eq!(swap_in(&staging, &out).unwrap(), 1);
+        assert_eq!(fs::read_to_string(out.join("index.html")).unwrap(), "new");
+        assert!(!out.join("gone").exists());
+        assert!(!staging.exists() && !beside(&out, "previous").exists());
     }
 
     #[test]
-    fn refuses_to_prune_a_project_folder() {
+    fn refuses_a_project_folder() {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir(dir.path().join("content")).unwrap();
-        assert!(write_site(dir.path(), &[]).is_err());
+        assert!(refuse_project_folder(dir.path()).is_err());
     }
 }

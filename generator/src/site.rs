@@ -1,6 +1,7 @@
 //! The two phases of a build: load and validate everything (content, assets, theme), then
-//! render in parallel. `site build` streams each page to disk as it is rendered ([`LiveSite`]);
-//! `site check` keeps the pages in memory ([`generate`]) and checks links instead.
+//! render in parallel. `site build` streams each page to disk as it is rendered ([`LiveSite`])
+//! and checks links from what it kept of each page; `site check` keeps the pages in memory
+//! ([`generate`]) and checks the same links, writing nothing.
 
 mod live;
 
@@ -19,7 +20,7 @@ use crate::assets::AssetMap;
 use crate::content::Library;
 use crate::content::model::Video;
 use crate::diagnostics::{Diagnostic, Diagnostics, SiteErrors};
-use crate::output::{OutputFile, WriteStats};
+use crate::output::{self, OutputFile, WriteStats};
 use crate::render::plan::{self, Planner, PostCard};
 use crate::render::{self, FeedItem, Page, RenderedPage, Renderer};
 use crate::{images, islands, links, seo, templates, youtube};
@@ -168,8 +169,9 @@ fn load_theme(root: &Path, problems: &mut Diagnostics) -> Option<Theme> {
     // Photos get their responsive WebP widths (cached by content hash) as the assets load.
     let assets =
         AssetMap::load(&theme.join("assets"), &root.join("content/static")).and_then(|mut a| {
-            let images = images::process(&mut a, &root.join(images::CACHE_DIR))?;
-            Ok((a, Arc::new(images)))
+            let images = Arc::new(images::process(&mut a, &root.join(images::CACHE_DIR))?);
+            a.images = images.clone();
+            Ok((a, images))
         });
     let image_set = assets.as_ref().ok().map(|(_, i)| i.clone());
     let assets = assets
@@ -273,13 +275,18 @@ fn errors(d: Vec<Diagnostic>) -> SiteErrors {
 pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
     let loaded = load(opts)?;
     let renderer = loaded.renderer();
-    let (pages, feed, sitemap) = loaded.with_planner(opts, |planner| {
-        let (post_pages, cards): (Vec<Page>, Vec<PostCard>) = loaded
+    let planned = loaded.with_planner(opts, |planner| {
+        let (post_pages, cards): (Vec<Page>, Vec<Result<PostCard, Diagnostic>>) = loaded
             .library
             .blog
             .par_iter()
-            .filter_map(|e| planner.post(e))
+            .filter_map(|e| planner.post(e, &e.body))
+            .map(|(page, card)| (page, renderer.card(card)))
             .unzip();
+        let cards: Vec<PostCard> = cards
+            .into_iter()
+            .collect::<Result<_, _>>()
+            .map_err(|d| errors(vec![d]))?;
         let mut pages: Vec<Page> = loaded
             .library
             .resources
@@ -296,8 +303,9 @@ pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
                 .filter(|p| p.in_sitemap())
                 .map(|p| (p.path.as_str(), p.lastmod)),
         );
-        (pages, feed, sitemap)
+        Ok::<_, SiteErrors>((pages, feed, sitemap))
     });
+    let (pages, feed, sitemap) = planned?;
     let results: Vec<Result<RenderedPage, Diagnostic>> =
         pages.into_par_iter().map(|p| renderer.render(p)).collect();
     let (ok, failed): (Vec<_>, Vec<_>) = results.into_iter().partition(Result::is_ok);
@@ -327,17 +335,43 @@ pub struct BuildReport {
     pub stats: WriteStats,
 }
 
-/// `site build`: generate and write into `out`, each page as soon as it is rendered, so the
-/// rendered site is never held in memory; only files whose bytes changed are written.
+/// `site build`: every page is written as soon as it is rendered, so the rendered site is
+/// never held in memory; only each page's links and ids are kept, and checked at the end. The
+/// pages go into a staging folder beside `out`, which takes the place of `out` only when every
+/// link resolves: a failed build publishes nothing and leaves the last good output as it was.
 pub fn build(opts: &Options, out: &Path) -> anyhow::Result<BuildReport> {
-    let (_, report) = LiveSite::load(opts.clone(), out)?;
-    Ok(report)
+    output::refuse_project_folder(out)?;
+    let staging = output::beside(out, "staging");
+    output::remove_leftover(&staging)?;
+    let built = LiveSite::load_with(opts.clone(), &staging, true).and_then(|(live, report)| {
+        let problems = live.broken_links();
+        if problems.is_empty() {
+            Ok(report)
+        } else {
+            Err(errors(problems).into())
+        }
+    });
+    match built {
+        Ok(mut report) => {
+            report.stats.removed = output::swap_in(&staging, out)?;
+            Ok(report)
+        }
+        Err(e) => {
+            output::remove_leftover(&staging)?;
+            Err(e)
+        }
+    }
 }
 
 /// `site check`: everything `build` validates, plus internal links; writes nothing.
 pub fn check(opts: &Options) -> Result<Site, SiteErrors> {
     let site = generate(opts)?;
-    let problems = links::check(&site.pages, &site.file_paths());
+    let pages: Vec<links::PageLinks> = site
+        .pages
+        .par_iter()
+        .map(|p| links::PageLinks::of(&p.path, &p.source, &p.html))
+        .collect();
+    let problems = links::check(&pages.iter().collect::<Vec<_>>(), &site.file_paths());
     let mut all = Diagnostics::default();
     all.extend(problems);
     all.into_result()?;

@@ -1,5 +1,6 @@
 //! `site build` refuses what would ship broken: Netlify runs it, so a broken internal link or
-//! anchor, a symbolic link loop or an unreadable entry fails the build (and writes nothing),
+//! anchor, a symbolic link loop or an unreadable entry fails the build (and publishes nothing,
+//! leaving the last good output as it was),
 //! and an oversized content file is named in a warning.
 
 mod common;
@@ -51,6 +52,42 @@ fn the_same_site_with_its_links_fixed_builds() {
     let out = build(&s);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(s.root().join("public/blog/first-post/index.html").exists());
+}
+
+#[test]
+fn a_failed_rebuild_leaves_the_last_good_site_as_it_was() {
+    let s = TestSite::new(Some("broken-link"));
+    let post = "content/blog/first-post.md";
+    s.write(post, &format!("{POST}See [the home page](/)."));
+    assert!(build(&s).status.success());
+    let page = s.root().join("public/blog/first-post/index.html");
+    let good = std::fs::read_to_string(&page).unwrap();
+
+    s.write(post, &format!("{POST}See [our programmes](/programmes)."));
+    let out = build(&s);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&page).unwrap(),
+        good,
+        "the published page is the last good one"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(s.root())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".public"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "no staging folder is left: {leftovers:?}"
+    );
+
+    // Fixed again, the next build replaces the output, and a page that is gone goes with it.
+    s.write(post, &format!("{POST}See [the home page](/) again."));
+    std::fs::write(s.root().join("public/stale.html"), "old").unwrap();
+    assert!(build(&s).status.success());
+    assert!(std::fs::read_to_string(&page).unwrap().contains("again"));
+    assert!(!s.root().join("public/stale.html").exists());
 }
 
 #[cfg(unix)]

@@ -132,6 +132,50 @@ fn img_tags_carry_srcset_sizes_dimensions_and_the_right_loading() {
 }
 
 #[test]
+fn photos_in_an_articles_text_and_on_its_card_are_responsive_too() {
+    let s = TestSite::new(None);
+    write_photo(&s.root().join("content/static/images/team.png"), 90);
+    write_photo(&s.root().join("content/static/images/cover.png"), 30);
+    s.write(
+        "content/blog/with-photos.md",
+        "---\ntitle: With Photos\ncategory: Leadership\ncreated_at: 2026-01-12\nfeatured_image_url: /static/images/cover.png\n---\n\nBefore.\n\n![The *whole* team at the offsite](/static/images/team.png)\n\nAfter.\n",
+    );
+    let built = site::generate(&s.options()).unwrap();
+    let page = |path: &str| {
+        built
+            .pages
+            .iter()
+            .find(|p| p.path == path)
+            .unwrap()
+            .html
+            .clone()
+    };
+    let article = page("/blog/with-photos");
+    let body = img_with(&article, "alt=\"The whole team at the offsite\"");
+    for attr in [
+        "srcset=\"",
+        "-800.webp 800w",
+        "sizes=\"(min-width: 48rem) 46rem",
+        "width=\"1000\"",
+        "height=\"1250\"",
+        "loading=\"lazy\"",
+    ] {
+        assert!(
+            body.contains(attr),
+            "the text's photo misses {attr}: {body}"
+        );
+    }
+    let card_html = page("/resources");
+    let card = img_with(&card_html, "class=\"post-card__image\"");
+    assert!(
+        card.contains("srcset=\"")
+            && card.contains("width=\"1000\"")
+            && card.contains("loading=\"lazy\""),
+        "{card}"
+    );
+}
+
+#[test]
 fn a_second_build_reads_every_copy_from_the_cache() {
     let s = TestSite::new(None);
     about_with_photos(&s);

@@ -1,11 +1,10 @@
-//! `site build`: validate, render, check every internal link and anchor, then write. Netlify
-//! runs this command, so what `site check` refuses must not ship: a broken link fails the
-//! build before anything is written, like Zola's.
+//! `site build`: validate, render, check every internal link and anchor, then publish. Netlify
+//! runs this command, so what `site check` refuses must not ship: the build renders into a
+//! staging folder and replaces the output only when every link resolves (see `site::build`).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use generator::output::{OutputFile, write_site};
 use generator::site;
 
 pub fn run(
@@ -33,32 +32,19 @@ pub fn run(
     } else {
         root.join(out)
     };
-    // `site::check` is the render plus the link check: the same problems `site check` reports.
-    let site = site::check(&opts)?;
-    for w in &site.warnings {
+    let report = site::build(&opts, &out)?;
+    for w in &report.warnings {
         eprintln!("warning: {w}");
     }
-    if let Some(sizes) = &site.islands_report {
+    if let Some(sizes) = &report.islands_report {
         println!("{}", sizes.trim_end());
     }
-    let (pages, other) = (site.pages.len(), site.files.len());
-    // Pages move into the output list rather than being copied: at 10,000 pages the rendered
-    // HTML is the largest thing in memory.
-    let mut files = site.files;
-    files.extend(site.pages.into_iter().map(|p| OutputFile {
-        rel: p.file,
-        bytes: p.html.into_bytes(),
-    }));
-    let stats = write_site(&out, &files)?;
     println!(
-        "built {} pages and {} files into {} in {} ms ({} written, {} unchanged, {} removed){}",
-        pages,
-        other,
+        "built {} pages and {} files into {} in {} ms{}",
+        report.pages,
+        report.files,
         out.display(),
         started.elapsed().as_millis(),
-        stats.written,
-        stats.unchanged,
-        stats.removed,
         if drafts {
             " — with drafts: do not deploy"
         } else {

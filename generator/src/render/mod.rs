@@ -165,6 +165,31 @@ impl Renderer<'_> {
         Ok(chrome)
     }
 
+    /// Renders a blog post's card for the /resources listing (`partials/post_card.html`).
+    pub fn card(&self, card: plan::CardView) -> Result<plan::PostCard, Diagnostic> {
+        let mut ctx = Context::new();
+        ctx.insert("item", &card.view);
+        let html = self
+            .tera
+            .render("partials/post_card.html", &ctx)
+            .map_err(|e| {
+                Diagnostic::new(
+                    "themes/default/templates/partials/post_card.html",
+                    format!(
+                        "rendering the card of /blog/{} failed: {}",
+                        card.slug,
+                        error_chain(&e)
+                    ),
+                )
+                .hint("fix the template, or the content field the message names")
+            })?;
+        Ok(plan::PostCard {
+            created_at: card.created_at,
+            slug: card.slug,
+            html,
+        })
+    }
+
     /// Renders one page. The page is consumed: its data moves into the template context and
     /// is freed as soon as the page is rendered.
     pub fn render(&self, page: Page) -> Result<RenderedPage, Diagnostic> {

@@ -26,12 +26,21 @@ pub struct Options<'a> {
     pub fetched_videos: &'a [Video],
 }
 
-/// A blog post's card on /resources, with what orders it.
+/// A blog post's card on /resources as planned, before it is rendered.
+#[derive(Debug, Clone)]
+pub struct CardView {
+    pub created_at: chrono::NaiveDate,
+    pub slug: String,
+    pub view: Value,
+}
+
+/// A blog post's card on /resources, rendered once when the post is (so an edit to one post
+/// re-renders one card, not the whole listing), with what orders it.
 #[derive(Debug, Clone)]
 pub struct PostCard {
     pub created_at: chrono::NaiveDate,
     pub slug: String,
-    pub card: Value,
+    pub html: String,
 }
 
 pub struct Planner<'a> {
@@ -49,12 +58,13 @@ impl<'a> Planner<'a> {
         m.is_published || self.opts.drafts
     }
 
-    /// A blog post's page and its card, or `None` when it is not published.
-    pub fn post(&self, e: &Entry<BlogPostMeta>) -> Option<(Page, PostCard)> {
+    /// A blog post's page and its card, or `None` when it is not published. `body` is the
+    /// post's Markdown: `e.body`, or the text `site build` took out of it to free it early.
+    pub fn post(&self, e: &Entry<BlogPostMeta>, body: &str) -> Option<(Page, CardView)> {
         if !self.published_post(&e.meta) {
             return None;
         }
-        let r = markdown::render(&e.body, self.assets);
+        let r = markdown::render(body, self.assets);
         let card = views::blog_card(e, &r);
         let description = e
             .meta
@@ -76,10 +86,10 @@ impl<'a> Planner<'a> {
             .as_deref()
             .map(|i| asset_url(self.assets, i));
         page.lastmod = Some(e.meta.created_at);
-        let card = PostCard {
+        let card = CardView {
             created_at: e.meta.created_at,
             slug: e.slug.clone(),
-            card,
+            view: card,
         };
         Some((page, card))
     }
@@ -273,11 +283,13 @@ impl<'a> Planner<'a> {
             .collect();
         all_tags.sort_by_cached_key(|t| t.to_lowercase());
         all_tags.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-        let items: Vec<Value> = resources
-            .iter()
-            .map(|e| views::resource_card(e))
-            .chain(cards.iter().map(|c| c.card.clone()))
-            .collect();
+        let resource_items: Vec<Value> =
+            resources.iter().map(|e| views::resource_card(e)).collect();
+        // The posts' cards are already HTML: joined, not rendered again.
+        let mut post_cards = String::with_capacity(cards.iter().map(|c| c.html.len()).sum());
+        for c in &cards {
+            post_cards.push_str(&c.html);
+        }
         pages.push(
             Page::new(
                 "/resources",
@@ -285,10 +297,34 @@ impl<'a> Planner<'a> {
                 "Resources",
                 "Guides, tools and articles on leadership, strategy and executive effectiveness.",
             )
-            .with("items", Value::Array(items))
+            .with("resource_items", Value::Array(resource_items))
+            .with("post_cards", Value::String(post_cards))
             .with("all_tags", json!(all_tags)),
         );
         self.feed(&cards)
+    }
+
+    /// The feed's posts: the newest published ones, [`FEED_LENGTH`] of them, by their index in
+    /// `lib.blog`.
+    pub fn feed_posts(&self) -> HashSet<usize> {
+        let mut published: Vec<(usize, &Entry<BlogPostMeta>)> = self
+            .lib
+            .blog
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| self.published_post(&e.meta))
+            .collect();
+        published.sort_by(|(_, a), (_, b)| {
+            b.meta
+                .created_at
+                .cmp(&a.meta.created_at)
+                .then(a.slug.cmp(&b.slug))
+        });
+        published
+            .iter()
+            .take(FEED_LENGTH)
+            .map(|(i, _)| *i)
+            .collect()
     }
 
     /// The newest posts with their whole text, rendered again: only [`FEED_LENGTH`] of them.

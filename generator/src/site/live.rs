@@ -27,7 +27,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 use walkdir::WalkDir;
@@ -36,6 +36,7 @@ use super::{BuildReport, Loaded, Options, errors, load};
 use crate::content::model::{BlogPostMeta, ResourceMeta};
 use crate::content::{Entry, EntryKind, Library};
 use crate::diagnostics::Diagnostic;
+use crate::links::PageLinks;
 use crate::output::WriteStats;
 use crate::render::Page;
 use crate::render::plan::PostCard;
@@ -65,6 +66,8 @@ struct Put {
     rel: String,
     hash: blake3::Hash,
     written: bool,
+    /// A page's links and ids, when the site collects them (`site build`).
+    links: Option<PageLinks>,
 }
 
 /// Writes `bytes` to `out/rel` unless the file already holds them: known by its hash, or, for
@@ -91,6 +94,7 @@ fn put(
         rel,
         hash,
         written: !same,
+        links: None,
     })
 }
 
@@ -131,18 +135,25 @@ pub struct LiveSite {
     shared: Vec<Listed>,
     /// Every file of the output folder this site wrote, by path under `out`.
     hashes: HashMap<String, blake3::Hash>,
+    /// Each page's links and ids by output file, for `site build`'s link check; `None` in
+    /// `site serve`, which does not check links.
+    links: Option<HashMap<String, PageLinks>>,
 }
 
 impl LiveSite {
     /// Loads, validates and renders the whole site into `out`, removing files an earlier
     /// build left that this one does not produce.
     pub fn load(opts: Options, out: &Path) -> anyhow::Result<(LiveSite, BuildReport)> {
-        if out.join("Cargo.toml").exists() || out.join("content").is_dir() {
-            bail!(
-                "refusing to write into {}: it looks like a project folder, not an output folder",
-                out.display()
-            );
-        }
+        Self::load_with(opts, out, false)
+    }
+
+    /// [`LiveSite::load`], keeping each page's links and ids for [`LiveSite::broken_links`].
+    pub(super) fn load_with(
+        opts: Options,
+        out: &Path,
+        collect_links: bool,
+    ) -> anyhow::Result<(LiveSite, BuildReport)> {
+        crate::output::refuse_project_folder(out)?;
         let root = fs::canonicalize(&opts.root)
             .with_context(|| format!("cannot open {}", opts.root.display()))?;
         // Nothing is written, not even the folder, when the content is not valid.
@@ -157,6 +168,7 @@ impl LiveSite {
             resources: HashMap::new(),
             shared: Vec::new(),
             hashes: HashMap::new(),
+            links: collect_links.then(HashMap::new),
         };
         let mut tally = site.render(Scope::Everything)?;
         tally.removed += site.prune_unknown_files()?;
@@ -172,6 +184,22 @@ impl LiveSite {
             },
         };
         Ok((site, report))
+    }
+
+    /// Every internal link or anchor of the collected pages that leads nowhere.
+    pub(super) fn broken_links(&self) -> Vec<Diagnostic> {
+        let Some(links) = &self.links else {
+            return Vec::new();
+        };
+        let files: HashSet<String> = self
+            .hashes
+            .keys()
+            .filter(|rel| !links.contains_key(*rel))
+            .map(|rel| format!("/{rel}"))
+            .collect();
+        let pages: Vec<&PageLinks> = links.values().collect();
+
+        crate::links::check(&pages, &files)
     }
 
     /// The pages this site publishes.
@@ -247,15 +275,37 @@ impl LiveSite {
     }
 
     fn render(&mut self, scope: Scope) -> anyhow::Result<Tally> {
+        // `site build` renders everything once and keeps nothing for later edits: each post's
+        // Markdown is taken out of the library and freed as soon as its page is written (the
+        // bodies were over half of a 10,000-page build's memory). The feed's posts keep theirs.
+        let taken: Vec<Option<String>> = match scope {
+            Scope::Everything if self.links.is_some() => {
+                let keep = self
+                    .loaded
+                    .with_planner(&self.opts, |planner| planner.feed_posts());
+                self.loaded
+                    .library
+                    .blog
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, e)| (!keep.contains(&i)).then(|| std::mem::take(&mut e.body)))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
         let mut tally = Tally::default();
         let mut puts = Vec::new();
         let mut problems = Vec::new();
         let loaded = &self.loaded;
         let renderer = loaded.renderer();
         let (out, known) = (self.out.as_path(), &self.hashes);
+        let collect_links = self.links.is_some();
         let render_put = |page: Page| -> Result<Put, Diagnostic> {
             let rendered = renderer.render(page)?;
+            let links = collect_links
+                .then(|| PageLinks::of(&rendered.path, &rendered.source, &rendered.html));
             put(out, known, rendered.file, rendered.html.as_bytes())
+                .map(|p| Put { links, ..p })
                 .map_err(|e| Diagnostic::new(&rendered.source, format!("{e:#}")))
         };
         let lib = &loaded.library;
@@ -283,11 +333,19 @@ impl LiveSite {
             // Posts and resources first, streamed: each is written as soon as it is rendered.
             let (post_results, resource_results) = rayon::join(
                 || {
+                    let mut taken = taken;
+                    taken.resize(posts.len(), None);
                     posts
                         .par_iter()
-                        .filter_map(|e| planner.post(e).map(|pc| (e, pc)))
+                        .zip(taken)
+                        .filter_map(|(e, body)| {
+                            let planned = planner.post(e, body.as_deref().unwrap_or(&e.body));
+                            drop(body);
+                            planned.map(|pc| (e, pc))
+                        })
                         .map(|(e, (page, card))| {
                             let listed = Listed::of(&page);
+                            let card = renderer.card(card)?;
                             render_put(page).map(|p| (e.source.clone(), listed, card, p))
                         })
                         .collect::<Vec<_>>()
@@ -394,6 +452,9 @@ impl LiveSite {
             tally.removed += self.remove(&stale)?;
         }
         for p in puts {
+            if let (Some(all), Some(links)) = (&mut self.links, p.links) {
+                all.insert(p.rel.clone(), links);
+            }
             self.hashes.insert(p.rel, p.hash);
         }
         Ok(tally)
@@ -411,6 +472,9 @@ impl LiveSite {
                 }
             }
             self.hashes.remove(rel);
+            if let Some(links) = &mut self.links {
+                links.remove(rel);
+            }
             let mut dir = path.parent();
             while let Some(d) = dir.filter(|d| *d != self.out) {
                 if fs::remove_dir(d).is_err() {
