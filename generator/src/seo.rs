@@ -1,74 +1,120 @@
-//! What search engines and feed readers read: `sitemap.xml`, `robots.txt`, `blog/atom.xml`.
+//! What search engines and feed readers read: `sitemap.xml`, `robots.txt`, `blog/atom.xml`,
+//! from the theme's `templates/feeds/` like every page, so a theme can change them.
 
 use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use tera::{Context, Tera};
 
+use crate::diagnostics::Diagnostic;
 use crate::render::{FeedItem, absolute};
+use crate::templates::error_chain;
 
-fn xml_escape(s: &str) -> String {
+/// Escapes text for XML content and attributes (the `xml` filter of the feed templates).
+pub fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
 }
 
-/// Every indexable page (published content; no app shells or error pages), by route and the
-/// date it last changed.
-pub fn sitemap<'a>(
-    base_url: &str,
-    pages: impl IntoIterator<Item = (&'a str, Option<NaiveDate>)>,
-) -> String {
-    let mut out = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
-    let mut listed: Vec<(&str, Option<NaiveDate>)> = pages.into_iter().collect();
-    listed.sort_by(|a, b| a.0.cmp(b.0));
-    for (path, lastmod) in listed {
-        out.push_str("  <url><loc>");
-        out.push_str(&xml_escape(&absolute(base_url, path)));
-        out.push_str("</loc>");
-        if let Some(d) = lastmod {
-            out.push_str(&format!("<lastmod>{d}</lastmod>"));
-        }
-        out.push_str("</url>\n");
-    }
-    out.push_str("</urlset>\n");
-    out
+fn render(tera: &Tera, template: &str, context: &impl Serialize) -> Result<String, Diagnostic> {
+    Context::from_serialize(context)
+        .and_then(|ctx| tera.render(template, &ctx))
+        .map_err(|e| {
+            Diagnostic::new(
+                format!("themes/default/templates/{template}"),
+                format!("rendering {template} failed: {}", error_chain(&e)),
+            )
+            .hint("fix the template at the place the message names")
+        })
 }
 
-pub fn robots(base_url: &str) -> String {
-    format!(
-        "User-agent: *\nDisallow: /dashboard\nDisallow: /admin\nDisallow: /book-session\nDisallow: /payment/\nDisallow: /auth\n\nSitemap: {}\n",
-        absolute(base_url, "/sitemap.xml")
-    )
+#[derive(Serialize)]
+struct SitemapPage {
+    loc: String,
+    lastmod: Option<NaiveDate>,
+}
+
+#[derive(Serialize)]
+struct SitemapView {
+    pages: Vec<SitemapPage>,
+}
+
+/// Every indexable page (published content; no app shells or error pages), by route and the
+/// date it last changed, in route order.
+pub fn sitemap<'a>(
+    tera: &Tera,
+    base_url: &str,
+    pages: impl IntoIterator<Item = (&'a str, Option<NaiveDate>)>,
+) -> Result<String, Diagnostic> {
+    let mut listed: Vec<(&str, Option<NaiveDate>)> = pages.into_iter().collect();
+    listed.sort_by(|a, b| a.0.cmp(b.0));
+    let pages = listed
+        .into_iter()
+        .map(|(path, lastmod)| SitemapPage {
+            loc: absolute(base_url, path),
+            lastmod,
+        })
+        .collect();
+    render(tera, "feeds/sitemap.xml", &SitemapView { pages })
+}
+
+#[derive(Serialize)]
+struct RobotsView<'a> {
+    base_url: &'a str,
+}
+
+pub fn robots(tera: &Tera, base_url: &str) -> Result<String, Diagnostic> {
+    let base_url = base_url.trim_end_matches('/');
+    render(tera, "feeds/robots.txt", &RobotsView { base_url })
+}
+
+#[derive(Serialize)]
+struct AtomEntry<'a> {
+    title: &'a str,
+    url: String,
+    date: NaiveDate,
+    summary: &'a str,
+    content_html: &'a str,
+}
+
+#[derive(Serialize)]
+struct AtomView<'a> {
+    site_name: &'a str,
+    base_url: &'a str,
+    /// The newest entry's date, or now for an empty feed.
+    updated: String,
+    items: Vec<AtomEntry<'a>>,
 }
 
 /// An Atom feed of the blog, newest first.
-pub fn atom(base_url: &str, site_name: &str, items: &[FeedItem], now: DateTime<Utc>) -> String {
+pub fn atom(
+    tera: &Tera,
+    base_url: &str,
+    site_name: &str,
+    items: &[FeedItem],
+    now: DateTime<Utc>,
+) -> Result<String, Diagnostic> {
     let updated = items
         .iter()
         .map(|i| i.date)
         .max()
         .map(|d| format!("{d}T00:00:00Z"))
         .unwrap_or_else(|| now.format("%Y-%m-%dT%H:%M:%SZ").to_string());
-    let mut out = format!(
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>{}</title>\n  <link href=\"{}\" rel=\"self\"/>\n  <link href=\"{}\"/>\n  <id>{}</id>\n  <updated>{updated}</updated>\n",
-        xml_escape(site_name),
-        xml_escape(&absolute(base_url, "/blog/atom.xml")),
-        xml_escape(&absolute(base_url, "/resources")),
-        xml_escape(&absolute(base_url, "/blog/atom.xml")),
-    );
-    for item in items {
-        let url = absolute(base_url, &item.path);
-        out.push_str(&format!(
-            "  <entry>\n    <title>{}</title>\n    <link href=\"{}\"/>\n    <id>{}</id>\n    <updated>{}T00:00:00Z</updated>\n    <summary>{}</summary>\n    <content type=\"html\">{}</content>\n  </entry>\n",
-            xml_escape(&item.title),
-            xml_escape(&url),
-            xml_escape(&url),
-            item.date,
-            xml_escape(&item.summary),
-            xml_escape(&item.content_html),
-        ));
-    }
-    out.push_str("</feed>\n");
-    out
+    let view = AtomView {
+        site_name,
+        base_url: base_url.trim_end_matches('/'),
+        updated,
+        items: items
+            .iter()
+            .map(|i| AtomEntry {
+                title: &i.title,
+                url: absolute(base_url, &i.path),
+                date: i.date,
+                summary: &i.summary,
+                content_html: &i.content_html,
+            })
+            .collect(),
+    };
+    render(tera, "feeds/atom.xml", &view)
 }

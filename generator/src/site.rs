@@ -117,7 +117,7 @@ impl Loaded {
     }
 
     /// Assets, feed, robots and `_redirects`: every file that is not a page, but the sitemap.
-    fn files(&self, opts: &Options, feed: &[FeedItem]) -> Vec<OutputFile> {
+    fn files(&self, opts: &Options, feed: &[FeedItem]) -> Result<Vec<OutputFile>, Diagnostic> {
         let base_url = &self.base_url;
         let mut files: Vec<OutputFile> = self
             .theme
@@ -140,21 +140,23 @@ impl Loaded {
                 .into_bytes(),
             });
         }
+        let tera = &self.theme.tera;
         files.push(OutputFile {
             rel: "robots.txt".into(),
-            bytes: seo::robots(base_url).into_bytes(),
+            bytes: seo::robots(tera, base_url)?.into_bytes(),
         });
         files.push(OutputFile {
             rel: "blog/atom.xml".into(),
             bytes: seo::atom(
+                tera,
                 base_url,
                 &self.library.settings.site_info.site_name,
                 feed,
                 opts.now,
-            )
+            )?
             .into_bytes(),
         });
-        files
+        Ok(files)
     }
 }
 
@@ -297,12 +299,14 @@ pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
         let (shared, feed) = planner.shared(cards.iter().collect());
         pages.extend(shared);
         let sitemap = seo::sitemap(
+            &loaded.theme.tera,
             &loaded.base_url,
             pages
                 .iter()
                 .filter(|p| p.in_sitemap())
                 .map(|p| (p.path.as_str(), p.lastmod)),
-        );
+        )
+        .map_err(|d| errors(vec![d]))?;
         Ok::<_, SiteErrors>((pages, feed, sitemap))
     });
     let (pages, feed, sitemap) = planned?;
@@ -312,7 +316,7 @@ pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
     if !failed.is_empty() {
         return Err(errors(failed.into_iter().filter_map(Result::err).collect()));
     }
-    let mut files = loaded.files(opts, &feed);
+    let mut files = loaded.files(opts, &feed).map_err(|d| errors(vec![d]))?;
     files.push(OutputFile {
         rel: "sitemap.xml".into(),
         bytes: sitemap.into_bytes(),

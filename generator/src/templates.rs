@@ -24,13 +24,14 @@ pub fn error_chain(err: &tera::Error) -> String {
     msg
 }
 
-/// Compiles every `*.html` template under `dir`, registering `asset` and `money`.
+/// Compiles every template under `dir` (`*.html`, and the feeds' `*.xml` and `*.txt`),
+/// registering `asset`, `money` and `xml`.
 pub fn load(
     dir: &Path,
     assets: Arc<AssetMap>,
     islands: Option<Arc<crate::islands::Manifest>>,
 ) -> Result<Tera, Diagnostic> {
-    let glob = format!("{}/**/*.html", dir.display());
+    let glob = format!("{}/**/*.{{html,xml,txt}}", dir.display());
     let mut tera = Tera::new(&glob).map_err(|e| {
         Diagnostic::new(
             dir,
@@ -73,6 +74,12 @@ pub fn load(
         crate::islands::opening_tag(islands.as_deref(), name, &props, when, trigger)
             .map(Value::String)
             .map_err(tera::Error::msg)
+    });
+    tera.register_filter("xml", |value: &Value, _: &HashMap<String, Value>| {
+        let text = value
+            .as_str()
+            .ok_or_else(|| tera::Error::msg("`xml` needs text"))?;
+        Ok(Value::String(crate::seo::xml_escape(text)))
     });
     tera.register_filter("money", |value: &Value, _: &HashMap<String, Value>| {
         let minor = value

@@ -538,7 +538,7 @@ fn app_shells(time_zone: &str, pages: &mut Vec<Page>) {
             "/payment/success",
             "PaymentSuccess",
             "Confirming Your Payment",
-            "",
+            "Your payment is being confirmed. Your session credits appear in your dashboard as soon as it is.",
         ),
         (
             "/auth",
@@ -546,12 +546,42 @@ fn app_shells(time_zone: &str, pages: &mut Vec<Page>) {
             "Client Login",
             "Sign in to your client portal to book coaching sessions, see your credits and payments, or create an account.",
         ),
-        ("/dashboard", "ClientDashboard", "Client Dashboard", ""),
-        ("/admin", "AdminDashboard", "Admin Dashboard", ""),
-        ("/book-session", "BookSession", "Book a Session", ""),
-        ("/admin/add-payment", "AddPayment", "Add Payment", ""),
-        ("/admin/client", "AdminClient", "Client", ""),
-        ("/receipt", "Receipt", "Receipt", ""),
+        (
+            "/dashboard",
+            "ClientDashboard",
+            "Client Dashboard",
+            "Your coaching credits, upcoming sessions, payments and receipts in one place.",
+        ),
+        (
+            "/admin",
+            "AdminDashboard",
+            "Admin Dashboard",
+            "Clients, payments, bookings and sessions of the coaching practice.",
+        ),
+        (
+            "/book-session",
+            "BookSession",
+            "Book a Session",
+            "Choose a time for your next coaching session with your credits.",
+        ),
+        (
+            "/admin/add-payment",
+            "AddPayment",
+            "Add Payment",
+            "Record a payment made outside the site and grant its session credits.",
+        ),
+        (
+            "/admin/client",
+            "AdminClient",
+            "Client",
+            "One client's profile, credits, payments and sessions.",
+        ),
+        (
+            "/receipt",
+            "Receipt",
+            "Receipt",
+            "A receipt for a coaching package payment, to print or save as PDF.",
+        ),
     ] {
         pages.push(
             Page::new(path, "app.html", heading, description)
@@ -567,7 +597,7 @@ fn app_shells(time_zone: &str, pages: &mut Vec<Page>) {
             "/payment/failed",
             "payment-failed.html",
             "Payment Failed",
-            "",
+            "The payment did not go through. You can try again from the pricing page.",
         )
         .hidden(),
     );
@@ -577,7 +607,7 @@ fn app_shells(time_zone: &str, pages: &mut Vec<Page>) {
             "/newsletter/confirm",
             "newsletter-confirm.html",
             "Confirm your subscription",
-            "",
+            "Confirm your subscription to the newsletter.",
         )
         .hidden(),
     );
