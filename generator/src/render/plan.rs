@@ -583,12 +583,29 @@ fn app_shells(time_zone: &str, pages: &mut Vec<Page>) {
             "A receipt for a coaching package payment, to print or save as PDF.",
         ),
     ] {
+        // The island's first API reads, started by the page script while React downloads
+        // (islands/src/lib/early.ts), and for whom.
+        let early = match path {
+            "/dashboard" => Some(("/api/auth/session /api/dashboard", "client")),
+            "/book-session" => Some(("/api/auth/session /api/book-session", "client")),
+            "/admin" => Some((
+                "/api/auth/session /api/admin/stats /api/admin/clients",
+                "admin",
+            )),
+            _ => None,
+        };
         pages.push(
             Page::new(path, "app.html", heading, description)
                 .hidden()
                 .with(
                     "app",
-                    json!({"island": island, "heading": heading, "props": island_props}),
+                    json!({
+                        "island": island,
+                        "heading": heading,
+                        "props": island_props,
+                        "early_api": early.map(|(paths, _)| paths),
+                        "early_for": early.map(|(_, role)| role),
+                    }),
                 ),
         );
     }

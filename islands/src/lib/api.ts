@@ -1,6 +1,7 @@
 // The API client every island uses: same-origin JSON, the one error shape of the API
 // (`{ error: { code, message, fields? } }`) turned into ApiError.
 import type { ErrorBody } from "../api/types";
+import { takeEarlyRead } from "./early";
 
 export class ApiError extends Error {
   constructor(
@@ -18,12 +19,13 @@ type Method = "GET" | "POST" | "PUT";
 export async function api<T>(path: string, method: Method = "GET", body?: unknown): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, {
+    const early = method === "GET" && body === undefined ? takeEarlyRead(path) : undefined;
+    res = await (early ?? fetch(path, {
       method,
       credentials: "same-origin",
       headers: body === undefined ? { Accept: "application/json" } : { "Content-Type": "application/json", Accept: "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    }));
   } catch {
     throw new ApiError(0, "network_error", "We could not reach the server. Please check your connection.");
   }

@@ -4,6 +4,7 @@ import { carouselSettle } from "./carousel";
 import { galleryIndex, isPast } from "./events";
 import { filterStatus, matchesTag, sameTag, tagFromQuery } from "./filter";
 import { showAccountLink } from "../lib/hint";
+import { startEarlyReads } from "../lib/early";
 
 const $ = <E extends Element = HTMLElement>(sel: string, root: ParentNode = document) => root.querySelector<E>(sel);
 const $$ = <E extends Element = HTMLElement>(sel: string, root: ParentNode = document) => [...root.querySelectorAll<E>(sel)];
@@ -254,6 +255,7 @@ function initFormSubmit(form: HTMLFormElement) {
 }
 
 // The header's "Client Login" becomes "Dashboard" or "Admin" for whoever is signed in.
+startEarlyReads();
 showAccountLink();
 initMenu();
 initDialogs();
