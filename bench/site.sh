@@ -45,6 +45,8 @@ for n in ${PAGES:-1000 10000}; do
   fi
   # The corpus carries a copy of the theme: keep it the one being measured.
   rm -rf "$corpus/site/themes" && cp -a "$REPO/themes" "$corpus/site/themes"
+  # ...and its page texts (a corpus made before content/pages.yaml existed lacks them).
+  cp "$REPO/generator/tests/fixtures/minimal/content/pages.yaml" "$corpus/site/content/"
   echo "== $n pages"
   cmds=("sh -c 'rm -rf $SHM/oA && exec $SITE --root $corpus/site build --out $SHM/oA'")
   [ -n "$HUGO" ] && cmds+=("sh -c 'cd $corpus/hugo && rm -rf $SHM/oB && exec $HUGO --quiet -d $SHM/oB'")

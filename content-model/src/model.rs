@@ -263,6 +263,18 @@ pub struct Video {
     pub thumbnail: Option<String>,
 }
 
+/// One entry of `content/pages.yaml`: the title (the page's heading and its `<title>`) and the
+/// description (for search engines and link previews) of a page that has no content file of its
+/// own, by route.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageText {
+    pub route: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+}
+
 /// `content/faqs.yaml`.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

@@ -246,3 +246,42 @@ fn the_printed_report_lists_file_line_field_and_fix() {
     );
     assert!(text.contains("fix: write a 24-hour local time"), "{text}");
 }
+
+#[test]
+fn a_page_without_its_title_in_pages_yaml_is_named() {
+    let site = TestSite::new(None);
+    let pages = site.root().join("content/pages.yaml");
+    let text = std::fs::read_to_string(&pages).unwrap();
+    let without_contact = text.replace("- route: /contact\n", "- route: /contact-us\n");
+    std::fs::write(&pages, without_contact).unwrap();
+    let Err(err) = site::build(&site.options(), &site.root().join("public")) else {
+        panic!("a page without a title must not build")
+    };
+    let errors = err.downcast::<SiteErrors>().unwrap().0;
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_names(
+        &errors[0],
+        "content/pages.yaml",
+        None,
+        "no title for /contact",
+    );
+}
+
+#[test]
+fn a_title_edited_in_pages_yaml_is_the_pages_heading_and_title() {
+    let site = TestSite::new(None);
+    let pages = site.root().join("content/pages.yaml");
+    let text = std::fs::read_to_string(&pages).unwrap();
+    std::fs::write(
+        &pages,
+        text.replace(
+            "title: \"Client Login\"",
+            "title: \"Sign In to Your Portal\"",
+        ),
+    )
+    .unwrap();
+    let built = site::generate(&site.options()).unwrap();
+    let auth = &built.pages.iter().find(|p| p.path == "/auth").unwrap().html;
+    assert!(auth.contains(">Sign In to Your Portal</h1>"), "{auth}");
+    assert!(auth.contains("<title>Sign In to Your Portal |"));
+}

@@ -227,10 +227,16 @@ fn a_settings_or_template_edit_rerenders_every_page_that_uses_it() {
 fn the_feeds_come_from_the_themes_templates_and_a_template_edit_reaches_them() {
     let mut l = live();
     assert!(read(&l.out, "robots.txt").contains("Disallow: /admin"));
-    let robots = l.site.root().join("themes/default/templates/feeds/robots.txt");
+    let robots = l
+        .site
+        .root()
+        .join("themes/default/templates/feeds/robots.txt");
     let text = fs::read_to_string(&robots).unwrap();
     fs::write(&robots, format!("{text}Disallow: /drafts-area\n")).unwrap();
-    let sitemap = l.site.root().join("themes/default/templates/feeds/sitemap.xml");
+    let sitemap = l
+        .site
+        .root()
+        .join("themes/default/templates/feeds/sitemap.xml");
     let text = fs::read_to_string(&sitemap).unwrap();
     fs::write(&sitemap, text.replace("<url>", "<url><!-- theme -->")).unwrap();
     l.live.apply(&[robots, sitemap]).unwrap();

@@ -113,6 +113,8 @@ pub struct Library {
     pub testimonials: ListFile<Testimonial>,
     pub videos: ListFile<Video>,
     pub faqs: ListFile<Faq>,
+    /// The titles and descriptions of the pages without a content file of their own.
+    pub pages: ListFile<PageText>,
     pub packages: ListFile<Package>,
 }
 
@@ -190,6 +192,16 @@ fn load_dir<M: DeserializeOwned + Send>(
 }
 
 impl Library {
+    /// The title and description `content/pages.yaml` gives `route` (validated to exist for
+    /// every route in [`crate::render::plan::TEXT_ROUTES`]).
+    pub fn page_text<'a>(&'a self, route: &'a str) -> (&'a str, &'a str) {
+        self.pages
+            .items
+            .iter()
+            .find(|p| p.route == route)
+            .map_or((route, ""), |p| (p.title.as_str(), p.description.as_str()))
+    }
+
     /// Loads and validates the whole of `<root>/content`. Returns every problem found.
     pub fn load(root: &Path) -> Result<Library, Diagnostics> {
         let errors = Mutex::new(Diagnostics::default());
@@ -250,6 +262,9 @@ impl Library {
         let packages = load_list::<Package>(root, &list("packages"))
             .map_err(err)
             .unwrap_or_default();
+        let pages = load_list::<PageText>(root, &list("pages"))
+            .map_err(err)
+            .unwrap_or_default();
 
         let mut errors = errors.into_inner().unwrap();
         let Some(settings) = settings else {
@@ -270,6 +285,7 @@ impl Library {
             videos,
             faqs,
             packages,
+            pages,
         };
         errors.extend(validate::validate(&library));
         if errors.is_empty() {

@@ -138,6 +138,8 @@ impl Library {
             events: Vec::new(),
             about: None,
             legal: Vec::new(),
+            // Checked again with the entries: it has not changed, and it is valid.
+            pages: self.pages.clone(),
             logos: ListFile::default(),
             testimonials: ListFile::default(),
             videos: ListFile::default(),

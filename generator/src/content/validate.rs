@@ -347,6 +347,30 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
             );
         }
     }
+
+    // -- pages.yaml: a title for every page that has no content file of its own
+    for route in crate::render::plan::TEXT_ROUTES {
+        match lib.pages.items.iter().find(|p| p.route == *route) {
+            None => out.push(
+                Diagnostic::new(&lib.pages.source, format!("there is no title for {route}")).hint(
+                    format!("add an item with `route: {route}`, its `title` and its `description`"),
+                ),
+            ),
+            Some(p) if p.title.trim().is_empty() => {
+                let i = lib
+                    .pages
+                    .items
+                    .iter()
+                    .position(|q| q.route == *route)
+                    .unwrap_or(0);
+                out.push(
+                    lib.pages
+                        .error(i, "title", format!("the title of {route} is empty")),
+                );
+            }
+            Some(_) => {}
+        }
+    }
     out
 }
 

@@ -49,7 +49,39 @@ pub struct Planner<'a> {
     pub opts: &'a Options<'a>,
 }
 
+/// The pages whose title and description come from `content/pages.yaml` (the rest have a
+/// content file of their own). Validation makes sure each has its entry.
+pub const TEXT_ROUTES: &[&str] = &[
+    "/work-with-me",
+    "/service-not-found.html",
+    "/resources",
+    "/videos",
+    "/events",
+    "/testimonials",
+    "/contact",
+    "/faq",
+    "/pricing",
+    "/group-team-coaching-pricing",
+    "/payment/success",
+    "/auth",
+    "/dashboard",
+    "/admin",
+    "/book-session",
+    "/admin/add-payment",
+    "/admin/client",
+    "/receipt",
+    "/payment/failed",
+    "/newsletter/confirm",
+    "/404.html",
+];
+
 impl<'a> Planner<'a> {
+    /// A page whose title and description are in `content/pages.yaml`.
+    fn text_page(&self, route: &str, template: &'static str) -> Page {
+        let (title, description) = self.lib.page_text(route);
+        Page::new(route, template, title, description)
+    }
+
     fn published_post(&self, m: &BlogPostMeta) -> bool {
         m.is_published || self.opts.drafts
     }
@@ -129,17 +161,12 @@ impl<'a> Planner<'a> {
         self.videos(&mut pages);
         self.events(&mut pages);
         self.testimonials(&mut pages);
-        pages.push(Page::new(
-            "/contact",
-            "contact.html",
-            "Contact",
-            "Send a message or request a complimentary discovery call. Replies within 1-2 business days.",
-        ));
+        pages.push(self.text_page("/contact", "contact.html"));
         self.faq(&mut pages);
         self.pricing(&mut pages);
-        app_shells(&self.lib.settings.time_zone, &mut pages);
+        self.app_shells(&mut pages);
         self.legal(&mut pages);
-        pages.push(Page::new("/404.html", "404.html", "Page not found", "").hidden());
+        pages.push(self.text_page("/404.html", "404.html").hidden());
         (pages, feed)
     }
 
@@ -159,13 +186,8 @@ impl<'a> Planner<'a> {
             .map(|(e, r)| views::service(e, Some(r), settings))
             .collect();
         pages.push(
-            Page::new(
-                "/work-with-me",
-                "work-with-me.html",
-                "Work With Me",
-                "Executive coaching programmes: one-to-one coaching, group and team coaching, workshops and retreats.",
-            )
-            .with("services", json!(views)),
+            self.text_page("/work-with-me", "work-with-me.html")
+                .with("services", json!(views)),
         );
         for ((e, _), view) in services.iter().zip(&views) {
             let description = e
@@ -185,13 +207,8 @@ impl<'a> Planner<'a> {
             );
         }
         pages.push(
-            Page::new(
-                "/service-not-found.html",
-                "service-not-found.html",
-                "Service Not Found",
-                "",
-            )
-            .hidden(),
+            self.text_page("/service-not-found.html", "service-not-found.html")
+                .hidden(),
         );
         services
             .iter()
@@ -291,15 +308,10 @@ impl<'a> Planner<'a> {
             post_cards.push_str(&c.html);
         }
         pages.push(
-            Page::new(
-                "/resources",
-                "resources.html",
-                "Resources",
-                "Guides, tools and articles on leadership, strategy and executive effectiveness.",
-            )
-            .with("resource_items", Value::Array(resource_items))
-            .with("post_cards", Value::String(post_cards))
-            .with("all_tags", json!(all_tags)),
+            self.text_page("/resources", "resources.html")
+                .with("resource_items", Value::Array(resource_items))
+                .with("post_cards", Value::String(post_cards))
+                .with("all_tags", json!(all_tags)),
         );
         self.feed(&cards)
     }
@@ -361,13 +373,8 @@ impl<'a> Planner<'a> {
             .map(views::video)
             .collect();
         pages.push(
-            Page::new(
-                "/videos",
-                "videos.html",
-                "Videos",
-                "Talks and short lessons on executive leadership.",
-            )
-            .with("videos", json!(videos)),
+            self.text_page("/videos", "videos.html")
+                .with("videos", json!(videos)),
         );
     }
 
@@ -391,13 +398,8 @@ impl<'a> Planner<'a> {
             .map(|(e, r)| views::event(e, r, tz, self.opts.now))
             .collect();
         pages.push(
-            Page::new(
-                "/events",
-                "events.html",
-                "Events",
-                "Workshops, talks and leadership retreats.",
-            )
-            .with("events", json!(views)),
+            self.text_page("/events", "events.html")
+                .with("events", json!(views)),
         );
     }
 
@@ -420,13 +422,8 @@ impl<'a> Planner<'a> {
             .map(views::testimonial)
             .collect();
         pages.push(
-            Page::new(
-                "/testimonials",
-                "testimonials.html",
-                "Testimonials",
-                "What executives say about working together.",
-            )
-            .with("testimonials", json!(views)),
+            self.text_page("/testimonials", "testimonials.html")
+                .with("testimonials", json!(views)),
         );
     }
 
@@ -458,14 +455,9 @@ impl<'a> Planner<'a> {
             .map(|(c, items)| json!({"category": c, "items": items}))
             .collect();
         pages.push(
-            Page::new(
-                "/faq",
-                "faq.html",
-                "Frequently Asked Questions",
-                "Answers about coaching, packages, payments and scheduling.",
-            )
-            .with("faq_groups", json!(faq_groups))
-            .with("show_categories", json!(show_categories)),
+            self.text_page("/faq", "faq.html")
+                .with("faq_groups", json!(faq_groups))
+                .with("show_categories", json!(show_categories)),
         );
     }
 
@@ -477,20 +469,12 @@ impl<'a> Planner<'a> {
             .iter()
             .filter(|p| p.is_active || self.opts.drafts)
             .collect();
-        for (path, kind, title, intro) in [
-            (
-                "/pricing",
-                PackageType::Individual,
-                "1-to-1 Coaching Session Pricing",
-                "Invest in focused, confidential one-to-one executive coaching. Buy a package once and book each session with a credit.",
-            ),
-            (
-                "/group-team-coaching-pricing",
-                PackageType::Group,
-                "Group & Team Coaching Pricing",
-                "Build a high-performing leadership team. Packages are priced per hour of group coaching.",
-            ),
+        for (path, kind) in [
+            ("/pricing", PackageType::Individual),
+            ("/group-team-coaching-pricing", PackageType::Group),
         ] {
+            // The page's description is also its introduction.
+            let (title, intro) = self.lib.page_text(path);
             pages.push(
                 Page::new(path, "pricing.html", title, intro)
                     .with(
@@ -531,103 +515,51 @@ impl<'a> Planner<'a> {
 
 /// The pages where islands mount, and the pages the payment and newsletter flows land on.
 /// Every island shows session times in the coach's time zone.
-fn app_shells(time_zone: &str, pages: &mut Vec<Page>) {
-    let island_props = json!({"timeZone": time_zone});
-    for (path, island, heading, description) in [
-        (
-            "/payment/success",
-            "PaymentSuccess",
-            "Confirming Your Payment",
-            "Your payment is being confirmed. Your session credits appear in your dashboard as soon as it is.",
-        ),
-        (
-            "/auth",
-            "AuthPage",
-            "Client Login",
-            "Sign in to your client portal to book coaching sessions, see your credits and payments, or create an account.",
-        ),
-        (
-            "/dashboard",
-            "ClientDashboard",
-            "Client Dashboard",
-            "Your coaching credits, upcoming sessions, payments and receipts in one place.",
-        ),
-        (
-            "/admin",
-            "AdminDashboard",
-            "Admin Dashboard",
-            "Clients, payments, bookings and sessions of the coaching practice.",
-        ),
-        (
-            "/book-session",
-            "BookSession",
-            "Book a Session",
-            "Choose a time for your next coaching session with your credits.",
-        ),
-        (
-            "/admin/add-payment",
-            "AddPayment",
-            "Add Payment",
-            "Record a payment made outside the site and grant its session credits.",
-        ),
-        (
-            "/admin/client",
-            "AdminClient",
-            "Client",
-            "One client's profile, credits, payments and sessions.",
-        ),
-        (
-            "/receipt",
-            "Receipt",
-            "Receipt",
-            "A receipt for a coaching package payment, to print or save as PDF.",
-        ),
-    ] {
-        // The island's first API reads, started by the page script while React downloads
-        // (islands/src/lib/early.ts), and for whom.
-        let early = match path {
-            "/dashboard" => Some(("/api/auth/session /api/dashboard", "client")),
-            "/book-session" => Some(("/api/auth/session /api/book-session", "client")),
-            "/admin" => Some((
-                "/api/auth/session /api/admin/stats /api/admin/clients",
-                "admin",
-            )),
-            _ => None,
-        };
+impl Planner<'_> {
+    /// The client portal's and the admin's pages: a heading and the island that runs them.
+    fn app_shells(&self, pages: &mut Vec<Page>) {
+        let island_props = json!({"timeZone": self.lib.settings.time_zone});
+        for (path, island) in [
+            ("/payment/success", "PaymentSuccess"),
+            ("/auth", "AuthPage"),
+            ("/dashboard", "ClientDashboard"),
+            ("/admin", "AdminDashboard"),
+            ("/book-session", "BookSession"),
+            ("/admin/add-payment", "AddPayment"),
+            ("/admin/client", "AdminClient"),
+            ("/receipt", "Receipt"),
+        ] {
+            // The island's first API reads, started by the page script while React downloads
+            // (islands/src/lib/early.ts), and for whom.
+            let early = match path {
+                "/dashboard" => Some(("/api/auth/session /api/dashboard", "client")),
+                "/book-session" => Some(("/api/auth/session /api/book-session", "client")),
+                "/admin" => Some((
+                    "/api/auth/session /api/admin/stats /api/admin/clients",
+                    "admin",
+                )),
+                _ => None,
+            };
+            let page = self.text_page(path, "app.html").hidden();
+            let app = json!({
+                "island": island,
+                "heading": page.title,
+                "props": island_props,
+                "early_api": early.map(|(paths, _)| paths),
+                "early_for": early.map(|(_, role)| role),
+            });
+            pages.push(page.with("app", app));
+        }
         pages.push(
-            Page::new(path, "app.html", heading, description)
-                .hidden()
-                .with(
-                    "app",
-                    json!({
-                        "island": island,
-                        "heading": heading,
-                        "props": island_props,
-                        "early_api": early.map(|(paths, _)| paths),
-                        "early_for": early.map(|(_, role)| role),
-                    }),
-                ),
+            self.text_page("/payment/failed", "payment-failed.html")
+                .hidden(),
+        );
+        // Opened from the newsletter confirmation email; its button POSTs the token.
+        pages.push(
+            self.text_page("/newsletter/confirm", "newsletter-confirm.html")
+                .hidden(),
         );
     }
-    pages.push(
-        Page::new(
-            "/payment/failed",
-            "payment-failed.html",
-            "Payment Failed",
-            "The payment did not go through. You can try again from the pricing page.",
-        )
-        .hidden(),
-    );
-    // Opened from the newsletter confirmation email; its button POSTs the token.
-    pages.push(
-        Page::new(
-            "/newsletter/confirm",
-            "newsletter-confirm.html",
-            "Confirm your subscription",
-            "Confirm your subscription to the newsletter.",
-        )
-        .hidden(),
-    );
 }
 
 /// An image field as published: `/static/…` paths get their fingerprinted name.

@@ -410,7 +410,9 @@ impl LiveSite {
             .map(|l| (l.path.as_str(), l.lastmod));
         let sitemap = crate::seo::sitemap(&loaded.theme.tera, &loaded.base_url, listed)
             .map_err(|d| errors(vec![d]))?;
-        let mut files = loaded.files(&self.opts, &feed).map_err(|d| errors(vec![d]))?;
+        let mut files = loaded
+            .files(&self.opts, &feed)
+            .map_err(|d| errors(vec![d]))?;
         files.push(crate::output::OutputFile {
             rel: "sitemap.xml".into(),
             bytes: sitemap.into_bytes(),
