@@ -72,7 +72,12 @@ pub struct Config {
     pub smtp: Option<SmtpConfig>,
     /// `From:` of every email, e.g. `Nadine Kamel Coaching <no-reply@example.com>`.
     pub mail_from: String,
-    /// The site's `content/` folder: settings (coach's email, time zone) and the catalogue.
+    /// Where the API loads the catalogue (packages and settings) the site publishes
+    /// (`CATALOGUE_URL`; in production `{PUBLIC_BASE_URL}/catalogue.json` by default, https
+    /// only). `None` (development only): built from `content_dir` as the build would.
+    pub catalogue_url: Option<String>,
+    /// The site's `content/` folder, read for the catalogue in development when no
+    /// `CATALOGUE_URL` is set (`CONTENT_DIR`). Production never reads it.
     pub content_dir: PathBuf,
     pub session_idle: Duration,
     pub session_absolute: Duration,
@@ -208,6 +213,25 @@ impl Config {
                 Secret::new("development-only-secret-not-for-production-use")
             }
         };
+        let catalogue_url = match (v.var("CATALOGUE_URL"), environment) {
+            (Some(url), _) => Some(url),
+            (None, Environment::Production) => v
+                .var("PUBLIC_BASE_URL")
+                .map(|base| format!("{}/catalogue.json", base.trim_end_matches('/'))),
+            (None, Environment::Development) => None,
+        };
+        if let Some(url) = &catalogue_url {
+            let https = url.starts_with("https://");
+            if environment == Environment::Production && !https {
+                bail!(
+                    "CATALOGUE_URL must be an https:// address in production, not `{url}` \
+                     (it is the site's /catalogue.json; by default {{PUBLIC_BASE_URL}}/catalogue.json)"
+                );
+            }
+            if !https && !url.starts_with("http://") {
+                bail!("CATALOGUE_URL must be an http(s):// address, not `{url}`");
+            }
+        }
         let database_url = v
             .var("DATABASE_URL")
             .unwrap_or_else(|| "sqlite://data/app.db".into());
@@ -235,6 +259,7 @@ impl Config {
             mail_from: v
                 .var("MAIL_FROM")
                 .unwrap_or_else(|| "Coaching <no-reply@localhost>".into()),
+            catalogue_url,
             content_dir: v
                 .var("CONTENT_DIR")
                 .map(PathBuf::from)
@@ -246,6 +271,16 @@ impl Config {
             calendly,
             app_secret,
         })
+    }
+}
+
+impl Config {
+    /// Where the catalogue comes from: `CATALOGUE_URL`, else (development) `content_dir`.
+    pub fn catalogue_source(&self) -> crate::catalogue::Source {
+        match &self.catalogue_url {
+            Some(url) => crate::catalogue::Source::Url(url.clone()),
+            None => crate::catalogue::Source::ContentDir(self.content_dir.clone()),
+        }
     }
 }
 
@@ -265,5 +300,46 @@ mod tests {
             password: Some(s),
         };
         assert!(!format!("{smtp:?}").contains("hunter2"));
+    }
+
+    fn config(vars: &[(&str, &str)]) -> anyhow::Result<Config> {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(&|name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+    }
+
+    #[test]
+    fn the_catalogue_comes_from_the_site_in_production_and_from_content_in_development() {
+        use crate::catalogue::Source;
+        let dev = config(&[]).unwrap();
+        assert_eq!(dev.catalogue_source(), Source::ContentDir("content".into()));
+        let dev = config(&[("CATALOGUE_URL", "http://127.0.0.1:8000/catalogue.json")]).unwrap();
+        assert_eq!(
+            dev.catalogue_source(),
+            Source::Url("http://127.0.0.1:8000/catalogue.json".into())
+        );
+        let production = [
+            ("APP_ENV", "production"),
+            ("SMTP_HOST", "smtp.example.com"),
+            ("PUBLIC_BASE_URL", "https://www.example.com/"),
+            ("APP_SECRET", "0123456789abcdef0123456789abcdef"),
+        ];
+        assert_eq!(
+            config(&production).unwrap().catalogue_source(),
+            Source::Url("https://www.example.com/catalogue.json".into())
+        );
+        let plain = [
+            &production[..],
+            &[("CATALOGUE_URL", "http://www.example.com/c.json")],
+        ]
+        .concat();
+        let e = config(&plain).unwrap_err().to_string();
+        assert!(e.contains("https"), "{e}");
+        let e = config(&[("CATALOGUE_URL", "content/catalogue.json")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("http(s)://"), "{e}");
     }
 }

@@ -107,7 +107,8 @@ async fn run() -> anyhow::Result<()> {
         Command::Migrate => {
             let db = Db::connect(config.database_url.expose()).await?;
             db.migrate().await?;
-            let site = api::site::SiteInfo::load(&config.content_dir)?;
+            let catalogue = api::catalogue::Catalogues::load(config.catalogue_source()).await?;
+            let site = api::site::SiteInfo::from_catalogue(&catalogue.current())?;
             api::startup::adopt_existing_credits(&db, &site).await?;
             println!("migrations applied");
         }

@@ -1,11 +1,9 @@
-//! What the API reads from the site's `content/`: the coach's email and the site's name, time
-//! zone and currency, with the generator's own types and parser (one definition of the files).
+//! The settings the API uses: the coach's email and the site's name, time zone and currency,
+//! as the site publishes them in its catalogue (`crate::catalogue`), read once at start.
 
 use std::path::Path;
 
-use anyhow::Context;
-use content_model::model::Settings;
-use content_model::yaml;
+use content_model::catalogue::Catalogue;
 
 #[derive(Debug, Clone)]
 pub struct SiteInfo {
@@ -28,26 +26,19 @@ pub struct SiteInfo {
 }
 
 impl SiteInfo {
-    pub fn load(content_dir: &Path) -> anyhow::Result<SiteInfo> {
-        let file = content_dir.join("settings.yaml");
-        let text = std::fs::read_to_string(&file).with_context(|| {
-            format!(
-                "cannot read {} (set CONTENT_DIR to the site's content folder)",
-                file.display()
-            )
-        })?;
-        let settings: Settings =
-            yaml::parse(&text, &file, 0).map_err(|d| anyhow::anyhow!("{d}"))?;
-        let (business_name, business_address, tax_id) = match settings.business {
+    /// The settings of a catalogue.
+    pub fn from_catalogue(catalogue: &Catalogue) -> anyhow::Result<SiteInfo> {
+        let settings = &catalogue.settings;
+        let (business_name, business_address, tax_id) = match &settings.business {
             Some(b) => {
                 if let Some(problem) = b.tax_id_problem() {
-                    anyhow::bail!("{}: business.tax_id: {problem}", file.display());
+                    anyhow::bail!("business.tax_id: {problem}");
                 }
-                (b.name, b.address, Some(b.tax_id))
+                (b.name.clone(), b.address.clone(), Some(b.tax_id.clone()))
             }
             None => (
-                settings.site_info.site_name.clone(),
-                settings.contact_info.address.clone(),
+                settings.site_name.clone(),
+                settings.contact_address.clone(),
                 None,
             ),
         };
@@ -55,16 +46,23 @@ impl SiteInfo {
             business_name,
             business_address,
             tax_id,
-            name: settings.site_info.site_name,
-            coach_email: settings.contact_info.email,
+            name: settings.site_name.clone(),
+            coach_email: settings.coach_email.clone(),
             time_zone: settings
                 .time_zone
                 .parse()
                 .unwrap_or(chrono_tz::Africa::Cairo),
-            currency: settings.currency,
-            booking_url: settings.scheduling.booking_url,
-            scheduler_name: settings.scheduling.host_name,
-            default_validity_months: settings.credits.default_validity_months,
+            currency: settings.currency.clone(),
+            booking_url: settings.booking_url.clone(),
+            scheduler_name: settings.scheduler_name.clone(),
+            default_validity_months: settings.default_validity_months,
         })
+    }
+
+    /// The settings of a `content/` folder, read as the build publishes them (development).
+    pub fn load(content_dir: &Path) -> anyhow::Result<SiteInfo> {
+        let catalogue = Catalogue::from_content_dir(content_dir)
+            .map_err(|e| anyhow::anyhow!("{e} (set CONTENT_DIR to the site's content folder)"))?;
+        SiteInfo::from_catalogue(&catalogue)
     }
 }

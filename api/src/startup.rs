@@ -19,6 +19,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tower_http::trace::TraceLayer;
 
+use crate::catalogue::Catalogues;
 use crate::configuration::Config;
 use crate::db::Db;
 use crate::email::transport::{MailTransport, SmtpTransport};
@@ -82,7 +83,8 @@ impl Application {
     ) -> anyhow::Result<Application> {
         let db = Db::connect(config.database_url.expose()).await?;
         db.migrate().await?;
-        let site = SiteInfo::load(&config.content_dir)?;
+        let catalogue = Catalogues::load(config.catalogue_source()).await?;
+        let site = SiteInfo::from_catalogue(&catalogue.current())?;
         adopt_existing_credits(&db, &site).await?;
         let transport: Option<Arc<dyn MailTransport>> = match (extensions.mail, &config.smtp) {
             (Some(transport), _) => Some(transport),
@@ -107,6 +109,7 @@ impl Application {
             limiter: Arc::new(RateLimiter::for_database(&db, config.rate_limits)),
             config: Arc::new(config),
             site: Arc::new(site),
+            catalogue: Arc::new(catalogue),
             mail_wake: Arc::new(Notify::new()),
             paytabs,
             calendly,

@@ -1,5 +1,5 @@
 //! What every request handler can reach: the database, the configuration, the site's
-//! settings, the rate limiter, the mail worker's wake-up, and the payment and scheduling
+//! settings and catalogue, the rate limiter, the mail worker's wake-up, and the payment and scheduling
 //! clients. Built once in `startup`; domain functions take only the part they need.
 
 use std::sync::Arc;
@@ -19,6 +19,8 @@ pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
     pub site: Arc<SiteInfo>,
+    /// The packages purchases are priced from, as the site publishes them.
+    pub catalogue: Arc<crate::catalogue::Catalogues>,
     pub limiter: Arc<RateLimiter>,
     /// Wakes the email worker after a commit that queued mail.
     pub mail_wake: Arc<Notify>,

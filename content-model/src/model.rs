@@ -48,7 +48,7 @@ pub struct Settings {
 
 /// The business behind the receipts: registered name, address and Egyptian tax registration
 /// number (9 digits, often written `123-456-789`).
-#[derive(Debug, Clone, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Business {
     pub name: String,
@@ -294,8 +294,9 @@ fn general() -> String {
     "General".into()
 }
 
-/// `content/packages.yaml`: the catalogue of session packages. The API prices purchases from
-/// this same file with this same type, so the price shown is the price charged.
+/// `content/packages.yaml`: the catalogue of session packages. The build publishes what
+/// purchases need of it in `/catalogue.json` ([`crate::catalogue`]), which the API prices
+/// purchases from, so the price shown is the price charged.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Package {

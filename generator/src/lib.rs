@@ -9,6 +9,7 @@
 //! stand-ins, mailbox and demo accounts of the `devkit` crate.
 
 pub mod assets;
+pub mod catalogue;
 pub mod content;
 pub mod forward;
 pub mod images;

@@ -140,6 +140,7 @@ impl Loaded {
                 .into_bytes(),
             });
         }
+        files.push(crate::catalogue::file(&self.library));
         let tera = &self.theme.tera;
         files.push(OutputFile {
             rel: "robots.txt".into(),

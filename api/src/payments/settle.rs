@@ -142,10 +142,9 @@ pub async fn apply(
             db_tx.commit().await?;
             return Ok(Outcome::Flagged(reason));
         }
-        let package = super::catalogue::load(&state.config.content_dir)
-            .ok()
-            .and_then(|all| all.into_iter().find(|p| p.id == package_id));
-        // A package removed from the catalogue since the purchase began: the admin's default.
+        let package = state.catalogue.package(&package_id);
+        // A package no catalogue since the start has (an older process priced it): the admin's
+        // default.
         let months = package
             .as_ref()
             .map_or(state.site.default_validity_months, |p| p.validity_months);

@@ -44,6 +44,11 @@ pub struct PurchaseRequest {
     #[serde(default)]
     #[allow(dead_code)]
     is_guest: Option<bool>,
+    /// The `version` of the site's `/catalogue.json` the page was built with. A version the API
+    /// has not seen makes it load the site's catalogue first; one the site does not publish is
+    /// refused (409). Without it, the newest catalogue the API has prices the purchase.
+    #[schema(max_length = 64, pattern = "^[A-Za-z0-9_-]+$")]
+    catalogue_version: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -52,13 +57,14 @@ pub struct RedirectView {
     redirect_url: String,
 }
 
-/// Starts a payment: prices the package from content/packages.yaml, records a pending
-/// transaction with a fresh unguessable cart id, asks PayTabs for a hosted page.
+/// Starts a payment: prices the package from the catalogue the site publishes (the version the
+/// page was built with, loaded from the site if new), records a pending transaction with a
+/// fresh unguessable cart id, asks PayTabs for a hosted page.
 #[utoipa::path(post, path = "/api/payments/paytabs/create", tag = "payments", request_body = PurchaseRequest,
     responses((status = 200, body = RedirectView),
               (status = 401, body = ErrorBody, description = "Authentication required"),
-              (status = 409, body = ErrorBody, description = "The price shown is stale, or the package is gone"),
-              (status = 422, body = ErrorBody), (status = 502, body = ErrorBody, description = "'Failed to initiate payment. Please try again.' or 'No redirect URL received'")))]
+              (status = 409, body = ErrorBody, description = "The price shown is stale, the package is gone or changed, or the page's catalogue version is not the site's"),
+              (status = 422, body = ErrorBody), (status = 502, body = ErrorBody, description = "'Failed to initiate payment. Please try again.', 'No redirect URL received', or the site's catalogue could not be loaded")))]
 pub async fn create(
     State(state): State<AppState>,
     user: AuthUser,
@@ -91,15 +97,17 @@ pub async fn create(
     let sessions = body
         .sessions
         .ok_or_else(|| AppError::field("sessions", "sessions is required"))?;
-    let package = catalogue::find(&state.config.content_dir, &package_type, sessions)?;
-    let shown = body.amount.read().and_then(Result::ok);
-    if shown != Some(package.price) {
-        return Err(AppError::Conflict(format!(
-            "The price of this package has changed to {} {}. Please refresh the page to see the current price.",
-            package.price.display(),
-            state.site.currency
-        )));
-    }
+    let version = optional(body.catalogue_version);
+    let package = catalogue::price(
+        &state,
+        &catalogue::Asked {
+            package_type: &package_type,
+            sessions,
+            shown: body.amount.read().and_then(Result::ok),
+            version: version.as_deref(),
+        },
+    )
+    .await?;
     let Some(paytabs) = &state.paytabs else {
         tracing::error!("a purchase was attempted but PayTabs is not configured");
         return Err(AppError::BadGateway(
@@ -320,9 +328,9 @@ async fn view(state: &AppState, row: TxRow, user: &AuthUser) -> AppResult<Json<P
         // The same answer as for a cart that does not exist.
         return Err(AppError::NotFound("Payment not found".into()));
     }
-    let package_name = catalogue::load(&state.config.content_dir)
-        .ok()
-        .and_then(|all| all.into_iter().find(|p| p.id == row.package_id))
+    let package_name = state
+        .catalogue
+        .package(&row.package_id)
         .map(|p| p.name)
         .unwrap_or(row.package_id);
     Ok(Json(PaymentView {

@@ -15,7 +15,6 @@ use crate::domain::{MoneyView, RecordId, parse_ts};
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AuthUser};
-use crate::payments::catalogue;
 use crate::state::AppState;
 
 pub fn router() -> Router<AppState> {
@@ -92,9 +91,9 @@ async fn load(
     .await?;
     let Some(r) = row else { return Ok(None) };
     let package = match &r.package_id {
-        Some(package_id) => catalogue::load(&state.config.content_dir)
-            .ok()
-            .and_then(|all| all.into_iter().find(|p| &p.id == package_id))
+        Some(package_id) => state
+            .catalogue
+            .package(package_id)
             .map(|p| p.name)
             .unwrap_or_else(|| package_id.clone()),
         None => OFFLINE_PACKAGE.to_string(),

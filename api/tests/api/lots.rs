@@ -28,7 +28,10 @@ async fn pay_offline(
     let r = app
         .post_as(boss, "/api/admin/payments", json!({
             "clientId": client_id, "amount": 1000 * sessions, "sessionsPurchased": sessions,
-            "paymentDate": chrono::Utc::now().format("%Y-%m-%d").to_string(), "paymentMethod": "cash",
+            // The day as the coach's calendar (Cairo) has it, as the admin's form sends it: near
+            // midnight UTC that is already the next day.
+            "paymentDate": chrono::Utc::now().with_timezone(&chrono_tz::Africa::Cairo).format("%Y-%m-%d").to_string(),
+            "paymentMethod": "cash",
             "validityMonths": months
         }))
         .await;

@@ -8,6 +8,7 @@ mod admin;
 mod bookings;
 mod cancellations;
 mod care;
+mod catalogue;
 mod contact;
 mod hot_reads;
 mod limits;

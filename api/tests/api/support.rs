@@ -316,6 +316,9 @@ pub struct Options {
     pub trust_proxy: bool,
     /// Another replica: this database (already migrated) instead of a fresh one.
     pub database_url: Option<String>,
+    /// Where the catalogue is loaded from (`CATALOGUE_URL`); `None` = the repository's
+    /// `content/`, read as the build publishes it.
+    pub catalogue_url: Option<String>,
 }
 
 impl Default for Options {
@@ -326,6 +329,7 @@ impl Default for Options {
             paytabs_base: None,
             trust_proxy: false,
             database_url: None,
+            catalogue_url: None,
         }
     }
 }
@@ -365,6 +369,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
             password: None,
         }),
         mail_from: "Nadine Kamel Coaching <no-reply@coach.example.com>".into(),
+        catalogue_url: options.catalogue_url.clone(),
         content_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../content"),
         session_idle: options.session_idle,
         session_absolute: Duration::from_secs(86400),

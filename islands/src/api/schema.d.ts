@@ -767,8 +767,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Starts a payment: prices the package from content/packages.yaml, records a pending
-         *     transaction with a fresh unguessable cart id, asks PayTabs for a hosted page.
+         * Starts a payment: prices the package from the catalogue the site publishes (the version the
+         *     page was built with, loaded from the site if new), records a pending transaction with a
+         *     fresh unguessable cart id, asks PayTabs for a hosted page.
          */
         post: operations["create"];
         delete?: never;
@@ -1205,6 +1206,12 @@ export interface components {
         PurchaseRequest: {
             /** @description The price the page showed, in EGP (e.g. 20250): compared, never charged. */
             amount?: components["schemas"]["AmountInput"];
+            /**
+             * @description The `version` of the site's `/catalogue.json` the page was built with. A version the API
+             *     has not seen makes it load the site's catalogue first; one the site does not publish is
+             *     refused (409). Without it, the newest catalogue the API has prices the purchase.
+             */
+            catalogueVersion?: string | null;
             customerEmail?: string | null;
             customerName?: string | null;
             customerPhone?: string | null;
@@ -4278,7 +4285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The price shown is stale, or the package is gone */
+            /** @description The price shown is stale, the package is gone or changed, or the page's catalogue version is not the site's */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4313,7 +4320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description 'Failed to initiate payment. Please try again.' or 'No redirect URL received' */
+            /** @description 'Failed to initiate payment. Please try again.', 'No redirect URL received', or the site's catalogue could not be loaded */
             502: {
                 headers: {
                     [name: string]: unknown;

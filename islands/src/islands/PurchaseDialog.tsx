@@ -2,6 +2,10 @@
 // static 'Buy Now' buttons carry the package in data attributes; this island listens for
 // their clicks. Signed out: a notice with Sign In / Sign Up tabs that switch to the form on
 // success. Signed in: Full Name, Email (locked when known), Phone Number, then PayTabs.
+// The purchase names a version of the site's catalogue (/catalogue.json): the button's
+// data-catalogue-version when the page was built with one, else the deployed file's, read when
+// this code loads. The API prices from that version (loading one it has not seen from the
+// site) and refuses a page whose package has changed since.
 import * as Dialog from "@radix-ui/react-dialog";
 import { Suspense, lazy, useEffect, useState } from "react";
 import { toast } from "sonner";
@@ -18,6 +22,8 @@ export interface ChosenPackage {
   name: string;
   sessions: number;
   price: Money;
+  /** The catalogue version the page was built with, when the button says (data-catalogue-version). */
+  catalogueVersion?: string;
 }
 
 /** Reads the package a 'Buy Now' button describes. */
@@ -28,7 +34,30 @@ export function packageFrom(button: HTMLElement): ChosenPackage | null {
   const minor = Number(d.amount);
   if (!d.buyPackage || !d.packageName || !Number.isFinite(sessions) || !Number.isInteger(minor)) return null;
   const price = { minor, currency: "EGP" };
-  return { id: d.buyPackage, type: d.packageType === "group" ? "group" : "individual", name: d.packageName, sessions, price };
+  const chosen: ChosenPackage = { id: d.buyPackage, type: d.packageType === "group" ? "group" : "individual", name: d.packageName, sessions, price };
+  if (d.catalogueVersion) chosen.catalogueVersion = d.catalogueVersion;
+  return chosen;
+}
+
+let published: Promise<string | undefined> | null = null;
+
+/** The version of the catalogue the site publishes now (/catalogue.json, read once a page). */
+export function publishedCatalogueVersion(): Promise<string | undefined> {
+  published ??= fetch("/catalogue.json", { credentials: "same-origin", cache: "no-cache", headers: { Accept: "application/json" } })
+    .then((r) => {
+      if (!r.ok) throw new Error(`catalogue: ${r.status}`);
+      return r.json() as Promise<unknown>;
+    })
+    .then((c) => {
+      const v = (c as { version?: unknown } | null)?.version;
+      if (typeof v !== "string") throw new Error("catalogue: no version");
+      return v;
+    })
+    .catch(() => {
+      published = null; // try again on the next purchase
+      return undefined;
+    });
+  return published;
 }
 
 const AuthTabs = lazy(() => import("../lib/AuthTabs"));
@@ -56,6 +85,8 @@ function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { pkg: ChosenPack
     if (Object.keys(missing).length) return;
     setBusy(true);
     try {
+      // Without a version (the catalogue could not be read), the API prices from its newest.
+      const catalogueVersion = pkg.catalogueVersion ?? (await publishedCatalogueVersion());
       const { redirectUrl } = await post<Partial<RedirectView>>("/api/payments/paytabs/create", {
         packageType: pkg.type,
         sessions: pkg.sessions,
@@ -65,6 +96,7 @@ function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { pkg: ChosenPack
         customerEmail: email.trim(),
         customerPhone: phone.trim(),
         isGuest: false,
+        catalogueVersion,
       } satisfies PurchaseBody);
       if (!redirectUrl) throw new Error("No redirect URL received");
       go(redirectUrl);
@@ -124,6 +156,8 @@ function PurchaseDialog() {
       open(button);
     };
     document.addEventListener("click", onClick);
+    // The catalogue's version is read now, on the first intent, long before the form is sent.
+    void publishedCatalogueVersion();
     // This code loads on the first intent (pricing.html): a Buy Now clicked while it was on
     // its way is answered now.
     const pending = document.querySelector<HTMLElement>("[data-buy-package][data-pending-click]");

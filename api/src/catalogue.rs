@@ -1,0 +1,260 @@
+//! The catalogue the API prices purchases from: the packages and settings the site publishes at
+//! `/catalogue.json` (`content_model::catalogue`), loaded from the deployed site, so a price or
+//! validity edit reaches the API with the deploy that shows it, with nothing to copy.
+//!
+//! Loaded once at start (the API does not start without one), and again whenever a purchase
+//! names a version this process has not seen: the pages are built with the catalogue's
+//! version and send it, so the first purchase from a new deploy brings the new catalogue in.
+//! Loads run one at a time, and requests waiting for one then use its result, so an unseen
+//! version costs at most one fetch however many requests name it at once; a version the site
+//! turned out not to have is answered from memory for [`MISS_TTL`]. A failed or unusable
+//! fetch changes nothing: the last good catalogue stays, and the request that needed the new
+//! one is told to try again.
+//!
+//! In development (no `CATALOGUE_URL`), the "site" is `content/` itself, read with the same
+//! function the build publishes with, so the versions are the ones the local pages carry.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use content_model::catalogue::{Catalogue, CataloguePackage};
+
+/// Where the catalogue comes from (configuration `CATALOGUE_URL`, see [`crate::configuration`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// The published file, e.g. `https://www.example.com/catalogue.json`.
+    Url(String),
+    /// A `content/` folder, read as the build would publish it (development and tests).
+    ContentDir(PathBuf),
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Url(url) => f.write_str(url),
+            Source::ContentDir(dir) => write!(f, "{}", dir.display()),
+        }
+    }
+}
+
+/// How long a version the site did not have is refused without asking the site again.
+pub const MISS_TTL: Duration = Duration::from_secs(5);
+/// How many versions this process remembers (the current one and those before it).
+const KEEP: usize = 32;
+/// The largest catalogue file read (the real one is a few kilobytes).
+const MAX_BYTES: usize = 1024 * 1024;
+
+/// Why a request's version could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum VersionError {
+    /// The site does not publish this version (an old page from before this process started,
+    /// or a made-up version).
+    #[error("the site does not publish catalogue version `{0}`")]
+    Unknown(String),
+    /// The site could not be asked, or answered with something unusable; nothing changed.
+    #[error("the catalogue could not be loaded from {origin}: {cause:#}")]
+    Unavailable {
+        origin: String,
+        cause: anyhow::Error,
+    },
+}
+
+/// A request's version, resolved: the catalogue its page was built with, and the current one.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub page: Arc<Catalogue>,
+    pub current: Arc<Catalogue>,
+}
+
+struct Known {
+    current: Arc<Catalogue>,
+    /// Every version loaded since start, oldest first, at most [`KEEP`].
+    seen: VecDeque<Arc<Catalogue>>,
+}
+
+pub struct Catalogues {
+    source: Source,
+    http: reqwest::Client,
+    known: RwLock<Known>,
+    /// Held while loading; maps the versions the site did not have to when that was learnt.
+    loading: tokio::sync::Mutex<HashMap<String, Instant>>,
+    /// The settings the API started with (`AppState::site` is built from them once).
+    started_with: content_model::catalogue::CatalogueSettings,
+}
+
+impl Catalogues {
+    /// Loads the catalogue from `source`, trying a URL three times over about three seconds
+    /// (a site being deployed at that moment, a network blip) before giving up.
+    pub async fn load(source: Source) -> anyhow::Result<Catalogues> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(Duration::from_secs(10))
+            .build()
+            .context("cannot build the HTTP client")?;
+        let mut attempt = 0;
+        let first = loop {
+            attempt += 1;
+            match fetch(&http, &source).await {
+                Ok(c) => break c,
+                Err(e) if attempt < 3 && matches!(source, Source::Url(_)) => {
+                    tracing::warn!(source = %source, error = format!("{e:#}"), "catalogue not loaded yet; trying again");
+                    tokio::time::sleep(Duration::from_millis(1000 * attempt)).await;
+                }
+                Err(e) => {
+                    return Err(e.context(format!(
+                        "cannot load the catalogue from {source} (the site publishes it at /catalogue.json; \
+                         set CATALOGUE_URL, or in development CONTENT_DIR)"
+                    )));
+                }
+            }
+        };
+        tracing::info!(source = %source, version = %first.version, "catalogue loaded");
+        let first = Arc::new(first);
+        Ok(Catalogues {
+            started_with: first.settings.clone(),
+            known: RwLock::new(Known {
+                current: first.clone(),
+                seen: VecDeque::from([first]),
+            }),
+            loading: Default::default(),
+            source,
+            http,
+        })
+    }
+
+    /// The newest catalogue this process has.
+    pub fn current(&self) -> Arc<Catalogue> {
+        self.known.read().expect("not poisoned").current.clone()
+    }
+
+    /// The package with this id: as the current catalogue has it, else as the newest catalogue
+    /// that had it (a package retired since a purchase began still has its name and validity).
+    pub fn package(&self, id: &str) -> Option<CataloguePackage> {
+        let known = self.known.read().expect("not poisoned");
+        known
+            .current
+            .package(id)
+            .or_else(|| known.seen.iter().rev().find_map(|c| c.package(id)))
+            .cloned()
+    }
+
+    /// The catalogue of `version` and the current one. A version this process has not seen
+    /// loads the catalogue from the site first (see the module's documentation).
+    pub async fn resolve(&self, version: &str) -> Result<Resolved, VersionError> {
+        if let Some(r) = self.lookup(version) {
+            return Ok(r);
+        }
+        let mut misses = self.loading.lock().await;
+        // Loaded while this request waited for the one before it?
+        if let Some(r) = self.lookup(version) {
+            return Ok(r);
+        }
+        if misses
+            .get(version)
+            .is_some_and(|at| at.elapsed() < MISS_TTL)
+        {
+            return Err(VersionError::Unknown(version.to_string()));
+        }
+        let fetched = fetch(&self.http, &self.source).await.map_err(|cause| {
+            tracing::warn!(source = %self.source, wanted = version, error = format!("{cause:#}"),
+                "the catalogue could not be loaded; the last good one stays");
+            VersionError::Unavailable {
+                origin: self.source.to_string(),
+                cause,
+            }
+        })?;
+        self.install(fetched);
+        misses.retain(|_, at| at.elapsed() < MISS_TTL);
+        match self.lookup(version) {
+            Some(r) => Ok(r),
+            None => {
+                tracing::warn!(source = %self.source, wanted = version, published = %self.current().version,
+                    "a request named a catalogue version the site does not publish");
+                misses.insert(version.to_string(), Instant::now());
+                Err(VersionError::Unknown(version.to_string()))
+            }
+        }
+    }
+
+    fn lookup(&self, version: &str) -> Option<Resolved> {
+        let known = self.known.read().expect("not poisoned");
+        let page = if known.current.version == version {
+            known.current.clone()
+        } else {
+            known.seen.iter().find(|c| c.version == version)?.clone()
+        };
+        Some(Resolved {
+            page,
+            current: known.current.clone(),
+        })
+    }
+
+    /// Makes `catalogue` the current one: the site is the source, so that is also true of an
+    /// older version the site publishes again (a rolled-back deploy).
+    fn install(&self, catalogue: Catalogue) {
+        let mut known = self.known.write().expect("not poisoned");
+        if known.current.version == catalogue.version {
+            return;
+        }
+        if catalogue.settings != self.started_with {
+            tracing::warn!(
+                version = %catalogue.version,
+                "the site's settings changed: prices and validities apply now, the settings \
+                 (coach's email, time zone, business) when the API restarts"
+            );
+        }
+        tracing::info!(from = %known.current.version, to = %catalogue.version, "catalogue updated");
+        let catalogue = match known
+            .seen
+            .iter()
+            .position(|c| c.version == catalogue.version)
+        {
+            Some(i) => known.seen.remove(i).expect("found above"),
+            None => Arc::new(catalogue),
+        };
+        known.seen.push_back(catalogue.clone());
+        while known.seen.len() > KEEP {
+            known.seen.pop_front();
+        }
+        known.current = catalogue;
+    }
+}
+
+/// One load from the source.
+async fn fetch(http: &reqwest::Client, source: &Source) -> anyhow::Result<Catalogue> {
+    match source {
+        Source::ContentDir(dir) => {
+            let dir = dir.clone();
+            tokio::task::spawn_blocking(move || Catalogue::from_content_dir(&dir))
+                .await?
+                .map_err(anyhow::Error::msg)
+        }
+        Source::Url(url) => {
+            let mut response = http
+                .get(url)
+                .header(reqwest::header::ACCEPT, "application/json")
+                // Ask any cache on the way for the file as deployed now.
+                .header(reqwest::header::CACHE_CONTROL, "no-cache")
+                .send()
+                .await
+                .with_context(|| format!("{url} cannot be reached"))?;
+            anyhow::ensure!(
+                response.status() == reqwest::StatusCode::OK,
+                "{url} answered {}",
+                response.status()
+            );
+            let mut bytes = Vec::new();
+            while let Some(chunk) = response.chunk().await? {
+                bytes.extend_from_slice(&chunk);
+                anyhow::ensure!(
+                    bytes.len() <= MAX_BYTES,
+                    "{url} is larger than {MAX_BYTES} bytes"
+                );
+            }
+            Catalogue::from_json(&bytes).map_err(|e| anyhow::anyhow!("{url}: {e}"))
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! The catalogue: what the API needs from `content/` (the packages it sells and the settings it
+//! uses), as the site publishes it at `/catalogue.json`.
+//!
+//! The generator writes it from the content it loaded; the API reads it from the deployed site
+//! (or, in development, builds it from `content/` with [`Catalogue::from_content_dir`]). Both
+//! sides use [`Catalogue::new`], so the same content has the same [`Catalogue::version`]
+//! everywhere: the pricing pages are built with a version, a purchase names it, and the API
+//! knows whether it has that catalogue.
+//!
+//! The version is a hash of what the file publishes, nothing else: a price, a validity, a
+//! package's name or activity, or one of the settings below changes it; a package's features,
+//! its display order, a comment or any other page does not (the API uses none of them).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::model::{Business, MAX_VALIDITY_MONTHS, Money, Package, PackageType, Settings};
+use crate::yaml;
+
+/// Where the site publishes it, relative to the site's root: `https://<site>/catalogue.json`.
+pub const FILE: &str = "catalogue.json";
+
+/// The file's shape. Readers refuse a format they do not know; only a change an older reader
+/// would misread bumps it (a new field does not: readers ignore fields they do not know).
+pub const FORMAT: u32 = 1;
+
+/// The longest version a reader accepts (a request names one; the build writes 16 hex digits).
+pub const MAX_VERSION_LEN: usize = 64;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Catalogue {
+    /// A hash of `format`, `settings` and `packages` (16 hex digits).
+    pub version: String,
+    pub format: u32,
+    pub settings: CatalogueSettings,
+    /// Every package, active or not, ordered by id: a purchase may only buy an active one, but
+    /// receipts and payments still name the ones retired since.
+    pub packages: Vec<CataloguePackage>,
+}
+
+/// The settings the API uses (`settings.yaml`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CatalogueSettings {
+    /// `site_info.site_name`.
+    pub site_name: String,
+    pub currency: String,
+    /// IANA name, e.g. `Africa/Cairo`.
+    pub time_zone: String,
+    /// `contact_info.email`: contact messages go there.
+    pub coach_email: String,
+    /// `contact_info.address`: receipts print it when `business` is not set.
+    pub contact_address: String,
+    /// `scheduling.booking_url`.
+    pub booking_url: String,
+    /// `scheduling.host_name`, e.g. `Calendly`.
+    pub scheduler_name: String,
+    /// `credits.default_validity_months`.
+    pub default_validity_months: u32,
+    pub business: Option<Business>,
+}
+
+/// A package as purchases need it (`packages.yaml`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CataloguePackage {
+    pub id: String,
+    pub name: String,
+    pub package_type: PackageType,
+    pub sessions: u32,
+    /// The whole package's price, in minor units (piastres).
+    #[serde(rename = "price_minor", with = "minor_units")]
+    pub price: Money,
+    pub validity_months: u32,
+    pub is_active: bool,
+}
+
+impl From<&Package> for CataloguePackage {
+    fn from(p: &Package) -> CataloguePackage {
+        CataloguePackage {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            package_type: p.package_type,
+            sessions: p.sessions,
+            price: p.price,
+            validity_months: p.validity_months,
+            is_active: p.is_active,
+        }
+    }
+}
+
+impl CataloguePackage {
+    /// Whether a buyer who saw `self` gets exactly `other`: same package, sessions, price and
+    /// validity, still on sale.
+    pub fn same_offer(&self, other: &CataloguePackage) -> bool {
+        self.id == other.id
+            && self.package_type == other.package_type
+            && self.sessions == other.sessions
+            && self.price == other.price
+            && self.validity_months == other.validity_months
+            && other.is_active
+    }
+}
+
+/// The part of the file the version is the hash of.
+#[derive(Serialize)]
+struct Hashed<'a> {
+    format: u32,
+    settings: &'a CatalogueSettings,
+    packages: &'a [CataloguePackage],
+}
+
+impl Catalogue {
+    /// The catalogue of this content, with its version.
+    pub fn new(settings: &Settings, packages: &[Package]) -> Catalogue {
+        let settings = CatalogueSettings {
+            site_name: settings.site_info.site_name.clone(),
+            currency: settings.currency.clone(),
+            time_zone: settings.time_zone.clone(),
+            coach_email: settings.contact_info.email.clone(),
+            contact_address: settings.contact_info.address.clone(),
+            booking_url: settings.scheduling.booking_url.clone(),
+            scheduler_name: settings.scheduling.host_name.clone(),
+            default_validity_months: settings.credits.default_validity_months,
+            business: settings.business.clone(),
+        };
+        let mut packages: Vec<CataloguePackage> = packages.iter().map(Into::into).collect();
+        // Reordering packages.yaml changes nothing the API uses.
+        packages.sort_by(|a, b| a.id.cmp(&b.id));
+        let hashed = Hashed {
+            format: FORMAT,
+            settings: &settings,
+            packages: &packages,
+        };
+        let bytes = serde_json::to_vec(&hashed).expect("a catalogue always serialises");
+        let digest = Sha256::digest(&bytes);
+        let version = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        Catalogue {
+            version,
+            format: FORMAT,
+            settings,
+            packages,
+        }
+    }
+
+    /// Reads `settings.yaml` and `packages.yaml` (absent: no packages) of a `content/` folder,
+    /// as the build would publish them.
+    pub fn from_content_dir(content_dir: &Path) -> Result<Catalogue, String> {
+        let read = |name: &str| {
+            let file = content_dir.join(name);
+            match std::fs::read_to_string(&file) {
+                Ok(text) => Ok(Some((text, file))),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+            }
+        };
+        let (text, file) = read("settings.yaml")?.ok_or_else(|| {
+            format!(
+                "cannot read {}: no such file",
+                content_dir.join("settings.yaml").display()
+            )
+        })?;
+        let settings: Settings = yaml::parse(&text, &file, 0).map_err(|d| d.to_string())?;
+        let packages: Vec<Package> = match read("packages.yaml")? {
+            Some((text, file)) => yaml::parse(&text, &file, 0).map_err(|d| d.to_string())?,
+            None => Vec::new(),
+        };
+        let catalogue = Catalogue::new(&settings, &packages);
+        match catalogue.problems().first() {
+            Some(problem) => Err(format!("{}: {problem}", content_dir.display())),
+            None => Ok(catalogue),
+        }
+    }
+
+    /// The published file: pretty JSON, one trailing newline.
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec_pretty(self).expect("a catalogue always serialises");
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// Reads a published file, refusing one this reader cannot use (see [`Catalogue::problems`]).
+    pub fn from_json(bytes: &[u8]) -> Result<Catalogue, String> {
+        let de = &mut serde_json::Deserializer::from_slice(bytes);
+        let catalogue: Catalogue = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            format!("not a catalogue (at `{path}`): {}", e.inner())
+        })?;
+        match catalogue.problems().first() {
+            Some(problem) => Err(problem.clone()),
+            None => Ok(catalogue),
+        }
+    }
+
+    /// What makes this catalogue unusable: an unknown format, a malformed version, a package
+    /// id used twice, a validity out of range, a tax id that is not one.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if self.format != FORMAT {
+            problems.push(format!(
+                "catalogue format {} is not {FORMAT}, the one this program reads",
+                self.format
+            ));
+        }
+        if !is_version(&self.version) {
+            problems.push(format!("`{}` is not a catalogue version", self.version));
+        }
+        let months = 1..=MAX_VALIDITY_MONTHS;
+        if !months.contains(&self.settings.default_validity_months) {
+            problems.push(format!(
+                "default_validity_months {} is not between 1 and {MAX_VALIDITY_MONTHS}",
+                self.settings.default_validity_months
+            ));
+        }
+        if let Some(problem) = self
+            .settings
+            .business
+            .as_ref()
+            .and_then(|b| b.tax_id_problem())
+        {
+            problems.push(format!("business.tax_id: {problem}"));
+        }
+        for (i, p) in self.packages.iter().enumerate() {
+            if self.packages[..i].iter().any(|q| q.id == p.id) {
+                problems.push(format!("package id `{}` is used twice", p.id));
+            }
+            if !months.contains(&p.validity_months) {
+                problems.push(format!(
+                    "package `{}`: validity_months {} is not between 1 and {MAX_VALIDITY_MONTHS}",
+                    p.id, p.validity_months
+                ));
+            }
+            if p.sessions == 0 {
+                problems.push(format!("package `{}`: sessions is 0", p.id));
+            }
+        }
+        problems
+    }
+
+    /// The package with this id, on sale or not.
+    pub fn package(&self, id: &str) -> Option<&CataloguePackage> {
+        self.packages.iter().find(|p| p.id == id)
+    }
+
+    /// The active package a purchase asks for by type and sessions (a purchase names it so).
+    pub fn offer(&self, kind: PackageType, sessions: u32) -> Option<&CataloguePackage> {
+        self.packages
+            .iter()
+            .find(|p| p.is_active && p.package_type == kind && p.sessions == sessions)
+    }
+}
+
+/// Whether `s` could be a catalogue version: 1 to [`MAX_VERSION_LEN`] ASCII letters, digits,
+/// `-` or `_`.
+pub fn is_version(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= MAX_VERSION_LEN
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Money as an integer of minor units (the YAML reader takes major units: 4500 is 4,500.00).
+mod minor_units {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::model::Money;
+
+    pub fn serialize<S: Serializer>(m: &Money, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i64(m.minor())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Money, D::Error> {
+        let minor = i64::deserialize(d)?;
+        if minor < 0 {
+            return Err(serde::de::Error::custom("a price cannot be negative"));
+        }
+        Ok(Money(minor))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../content")
+    }
+
+    #[test]
+    fn the_file_reads_back_as_it_was_written() {
+        let catalogue = Catalogue::from_content_dir(&content()).unwrap();
+        assert_eq!(catalogue.version.len(), 16);
+        let back = Catalogue::from_json(&catalogue.to_json()).unwrap();
+        assert_eq!(back, catalogue);
+        let five = back.package("individual-5").unwrap();
+        assert_eq!(five.price, Money(2_025_000));
+        assert!(
+            String::from_utf8(catalogue.to_json())
+                .unwrap()
+                .contains("\"price_minor\": 2025000")
+        );
+    }
+
+    #[test]
+    fn the_version_follows_what_the_api_uses_and_nothing_else() {
+        let catalogue = Catalogue::from_content_dir(&content()).unwrap();
+        let text = std::fs::read_to_string(content().join("settings.yaml")).unwrap();
+        let settings: Settings = yaml::parse(&text, Path::new("settings.yaml"), 0).unwrap();
+        let text = std::fs::read_to_string(content().join("packages.yaml")).unwrap();
+        let mut packages: Vec<Package> = yaml::parse(&text, Path::new("packages.yaml"), 0).unwrap();
+        assert_eq!(
+            Catalogue::new(&settings, &packages).version,
+            catalogue.version
+        );
+        packages.reverse();
+        packages[0].features.push("A new line on the card".into());
+        packages[0].display_order += 10;
+        assert_eq!(
+            Catalogue::new(&settings, &packages).version,
+            catalogue.version,
+            "order, features and display order are not the API's"
+        );
+        packages[0].validity_months += 1;
+        let longer = Catalogue::new(&settings, &packages).version;
+        assert_ne!(longer, catalogue.version);
+        packages[0].price = Money(packages[0].price.minor() + 100);
+        assert_ne!(Catalogue::new(&settings, &packages).version, longer);
+    }
+
+    #[test]
+    fn an_unusable_file_is_refused_with_its_reason() {
+        let mut catalogue = Catalogue::from_content_dir(&content()).unwrap();
+        assert!(Catalogue::from_json(b"<html>").is_err());
+        catalogue.format = FORMAT + 1;
+        let e = Catalogue::from_json(&catalogue.to_json()).unwrap_err();
+        assert!(e.contains("format"), "{e}");
+        catalogue.format = FORMAT;
+        catalogue.packages[0].validity_months = 0;
+        let e = Catalogue::from_json(&catalogue.to_json()).unwrap_err();
+        assert!(e.contains("validity_months"), "{e}");
+        assert!(is_version("0123abcd") && !is_version("") && !is_version("a b"));
+    }
+}
