@@ -190,3 +190,24 @@ fn site_serve_republishes_the_catalogue_when_packages_yaml_is_saved() {
     assert_ne!(after.version, before.version);
     assert_eq!(after.package("individual-1").unwrap().price, Money(500_000));
 }
+
+#[test]
+fn the_buy_buttons_name_the_catalogue_their_page_was_built_with() {
+    let s = site();
+    let (first, _) = build(&s);
+    let buttons = |s: &TestSite| {
+        let html = fs::read_to_string(s.root().join("public/pricing/index.html")).unwrap();
+        html.split("data-catalogue-version=\"")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let versions = buttons(&s);
+    assert!(!versions.is_empty(), "the pricing page has Buy Now buttons");
+    assert!(versions.iter().all(|v| *v == first.version), "{versions:?}");
+
+    edit(&s, "content/packages.yaml", "price: 4500", "price: 4750");
+    let (second, _) = build(&s);
+    assert_ne!(second.version, first.version);
+    assert!(buttons(&s).iter().all(|v| *v == second.version));
+}

@@ -50,7 +50,14 @@ impl Page {
         }
     }
 
-    fn with(mut self, key: &str, value: Value) -> Page {
+    /// Gives the template `key`: a view of [`views`], or anything serialisable.
+    fn with(self, key: &str, view: impl serde::Serialize) -> Page {
+        self.with_value(key, views::to_value(view))
+    }
+
+    /// Gives the template `key` as a value already built: moved in, not copied (for large
+    /// strings, which serialising would copy).
+    fn with_value(mut self, key: &str, value: Value) -> Page {
         self.data.insert(key.to_string(), value);
         self
     }
@@ -110,9 +117,10 @@ pub struct FeedItem {
 /// The context every template shares, built once per build.
 pub fn base_context(lib: &Library, drafts: bool, now: DateTime<Utc>) -> Map<String, Value> {
     let mut ctx = Map::new();
-    ctx.insert("site".into(), views::site(&lib.settings, now.year()));
-    ctx.insert("nav".into(), views::Nav::header());
-    ctx.insert("footer_nav".into(), views::Nav::footer());
+    let site = views::site(&lib.settings, now.year());
+    ctx.insert("site".into(), views::to_value(site));
+    ctx.insert("nav".into(), views::to_value(views::Nav::header()));
+    ctx.insert("footer_nav".into(), views::to_value(views::Nav::footer()));
     ctx.insert("drafts".into(), Value::Bool(drafts));
     ctx
 }
@@ -166,7 +174,7 @@ impl Renderer<'_> {
     }
 
     /// Renders a blog post's card for the /resources listing (`partials/post_card.html`).
-    pub fn card(&self, card: plan::CardView) -> Result<plan::PostCard, Diagnostic> {
+    pub fn card(&self, card: plan::CardView<'_>) -> Result<plan::PostCard, Diagnostic> {
         let mut ctx = Context::new();
         ctx.insert("item", &card.view);
         let html = self
@@ -207,17 +215,15 @@ impl Renderer<'_> {
             format!("{} | {site_name}", page.title)
         };
         let og_image = page.og_image.as_ref().map(|i| absolute(base_url, i));
-        ctx.insert(
-            "meta".into(),
-            json!({
-                "title": title,
-                "description": page.description,
-                "canonical": absolute(base_url, canonical_path),
-                "og_type": page.og_type,
-                "og_image": og_image,
-                "noindex": page.noindex,
-            }),
-        );
+        let meta = views::Meta {
+            title,
+            description: &page.description,
+            canonical: absolute(base_url, canonical_path),
+            og_type: page.og_type,
+            og_image,
+            noindex: page.noindex,
+        };
+        ctx.insert("meta".into(), views::to_value(meta));
         ctx.insert("path".into(), Value::String(page.path.clone()));
         let chrome = self.chrome(&page.path);
         let source = match &page.source {

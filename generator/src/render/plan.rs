@@ -11,7 +11,7 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use rayon::prelude::*;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{FEED_LENGTH, FeedItem, Page, views};
 use crate::assets::AssetMap;
@@ -28,10 +28,10 @@ pub struct Options<'a> {
 
 /// A blog post's card on /resources as planned, before it is rendered.
 #[derive(Debug, Clone)]
-pub struct CardView {
+pub struct CardView<'a> {
     pub created_at: chrono::NaiveDate,
     pub slug: String,
-    pub view: Value,
+    pub view: views::Card<'a>,
 }
 
 /// A blog post's card on /resources, rendered once when the post is (so an edit to one post
@@ -92,25 +92,21 @@ impl<'a> Planner<'a> {
 
     /// A blog post's page and its card, or `None` when it is not published. `body` is the
     /// post's Markdown: `e.body`, or the text `site build` took out of it to free it early.
-    pub fn post(&self, e: &Entry<BlogPostMeta>, body: &str) -> Option<(Page, CardView)> {
+    pub fn post<'e>(&self, e: &'e Entry<BlogPostMeta>, body: &str) -> Option<(Page, CardView<'e>)> {
         if !self.published_post(&e.meta) {
             return None;
         }
         let r = markdown::render(body, self.assets);
         let card = views::blog_card(e, &r);
-        let description = e
-            .meta
-            .meta_description
-            .clone()
-            .unwrap_or_else(|| card["excerpt"].as_str().unwrap_or_default().to_string());
+        let description = e.meta.meta_description.as_deref().unwrap_or(&card.excerpt);
         let mut page = Page::new(
             &format!("/blog/{}", e.slug),
             "article.html",
             &e.meta.title,
-            &description,
+            description,
         )
         .sourced(&e.source)
-        .with("article", views::blog_page(e, r));
+        .with_value("article", views::blog_page(e, r).into_value());
         page.og_type = "article";
         page.og_image = e
             .meta
@@ -139,7 +135,7 @@ impl<'a> Planner<'a> {
             &e.meta.description,
         )
         .sourced(&e.source)
-        .with("article", views::resource_page(e, &r));
+        .with_value("article", views::resource_page(e, r).into_value());
         page.og_type = "article";
         page.og_image = e
             .meta
@@ -154,8 +150,8 @@ impl<'a> Planner<'a> {
     /// posts' cards in any order.
     pub fn shared(&self, cards: Vec<&PostCard>) -> (Vec<Page>, Vec<FeedItem>) {
         let mut pages = Vec::new();
-        let services = self.services(&mut pages);
-        self.home(&services, &mut pages);
+        let featured_services = self.services(&mut pages);
+        self.home(featured_services, &mut pages);
         self.about(&mut pages);
         let feed = self.resources_listing(cards, &mut pages);
         self.videos(&mut pages);
@@ -170,8 +166,8 @@ impl<'a> Planner<'a> {
         (pages, feed)
     }
 
-    /// /work-with-me and each service's page; returns the service views for the home page.
-    fn services(&self, pages: &mut Vec<Page>) -> Vec<(bool, Value)> {
+    /// /work-with-me and each service's page; returns the featured services for the home page.
+    fn services(&self, pages: &mut Vec<Page>) -> Value {
         let settings = &self.lib.settings;
         let mut services: Vec<_> = self
             .lib
@@ -181,13 +177,13 @@ impl<'a> Planner<'a> {
             .map(|e| (e, markdown::render(&e.body, self.assets)))
             .collect();
         services.sort_by_key(|(e, _)| (e.meta.display_order, e.slug.clone()));
-        let views: Vec<Value> = services
+        let views: Vec<views::Service> = services
             .iter()
             .map(|(e, r)| views::service(e, Some(r), settings))
             .collect();
         pages.push(
             self.text_page("/work-with-me", "work-with-me.html")
-                .with("services", json!(views)),
+                .with("services", &views),
         );
         for ((e, _), view) in services.iter().zip(&views) {
             let description = e
@@ -203,29 +199,21 @@ impl<'a> Planner<'a> {
                     &description,
                 )
                 .sourced(&e.source)
-                .with("service", view.clone()),
+                .with("service", view),
             );
         }
         pages.push(
             self.text_page("/service-not-found.html", "service-not-found.html")
                 .hidden(),
         );
-        services
-            .iter()
-            .map(|(e, _)| e.meta.is_featured)
-            .zip(views)
-            .collect()
+        let featured: Vec<&views::Service> = views.iter().filter(|v| v.is_featured).collect();
+        views::to_value(featured)
     }
 
-    fn home(&self, services: &[(bool, Value)], pages: &mut Vec<Page>) {
+    fn home(&self, featured_services: Value, pages: &mut Vec<Page>) {
         let lib = self.lib;
         let drafts = self.opts.drafts;
         let settings = &lib.settings;
-        let featured_services: Vec<&Value> = services
-            .iter()
-            .filter(|(featured, _)| *featured)
-            .map(|(_, v)| v)
-            .collect();
         let mut logos: Vec<_> = lib
             .logos
             .items
@@ -233,7 +221,7 @@ impl<'a> Planner<'a> {
             .filter(|l| l.is_active || drafts)
             .collect();
         logos.sort_by_key(|l| l.display_order);
-        let featured_testimonials: Vec<Value> = self
+        let featured_testimonials: Vec<views::TestimonialView> = self
             .testimonials_in_order()
             .into_iter()
             .filter(|t| t.is_featured)
@@ -246,9 +234,9 @@ impl<'a> Planner<'a> {
                 &settings.site_info.site_name,
                 &settings.site_info.description,
             )
-            .with("logos", json!(logos))
-            .with("featured_services", json!(featured_services))
-            .with("featured_testimonials", json!(featured_testimonials)),
+            .with("logos", logos)
+            .with_value("featured_services", featured_services)
+            .with("featured_testimonials", featured_testimonials),
         );
     }
 
@@ -272,7 +260,7 @@ impl<'a> Planner<'a> {
             }
             None => Page::new("/about", "about.html", "Page Not Found", "")
                 .hidden()
-                .with("about", Value::Null),
+                .with_value("about", Value::Null),
         });
     }
 
@@ -300,7 +288,7 @@ impl<'a> Planner<'a> {
             .collect();
         all_tags.sort_by_cached_key(|t| t.to_lowercase());
         all_tags.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-        let resource_items: Vec<Value> =
+        let resource_items: Vec<views::Card> =
             resources.iter().map(|e| views::resource_card(e)).collect();
         // The posts' cards are already HTML: joined, not rendered again.
         let mut post_cards = String::with_capacity(cards.iter().map(|c| c.html.len()).sum());
@@ -309,9 +297,9 @@ impl<'a> Planner<'a> {
         }
         pages.push(
             self.text_page("/resources", "resources.html")
-                .with("resource_items", Value::Array(resource_items))
-                .with("post_cards", Value::String(post_cards))
-                .with("all_tags", json!(all_tags)),
+                .with("resource_items", resource_items)
+                .with_value("post_cards", Value::String(post_cards))
+                .with("all_tags", all_tags),
         );
         self.feed(&cards)
     }
@@ -363,7 +351,7 @@ impl<'a> Planner<'a> {
     /// Curated videos first, then the channel's, without repeating an id.
     fn videos(&self, pages: &mut Vec<Page>) {
         let mut seen = HashSet::new();
-        let videos: Vec<Value> = self
+        let videos: Vec<views::VideoView> = self
             .lib
             .videos
             .items
@@ -374,7 +362,7 @@ impl<'a> Planner<'a> {
             .collect();
         pages.push(
             self.text_page("/videos", "videos.html")
-                .with("videos", json!(videos)),
+                .with("videos", videos),
         );
     }
 
@@ -393,13 +381,13 @@ impl<'a> Planner<'a> {
             .map(|e| (e, markdown::render(&e.body, self.assets)))
             .collect();
         events.sort_by_key(|(e, _)| views::event_start(&e.meta, tz));
-        let views: Vec<Value> = events
+        let views: Vec<views::Event> = events
             .iter()
             .map(|(e, r)| views::event(e, r, tz, self.opts.now))
             .collect();
         pages.push(
             self.text_page("/events", "events.html")
-                .with("events", json!(views)),
+                .with("events", views),
         );
     }
 
@@ -416,14 +404,14 @@ impl<'a> Planner<'a> {
     }
 
     fn testimonials(&self, pages: &mut Vec<Page>) {
-        let views: Vec<Value> = self
+        let views: Vec<views::TestimonialView> = self
             .testimonials_in_order()
             .into_iter()
             .map(views::testimonial)
             .collect();
         pages.push(
             self.text_page("/testimonials", "testimonials.html")
-                .with("testimonials", json!(views)),
+                .with("testimonials", views),
         );
     }
 
@@ -437,27 +425,26 @@ impl<'a> Planner<'a> {
             .filter(|f| f.is_published || self.opts.drafts)
             .collect();
         faqs.sort_by_key(|f| f.display_order);
-        let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
+        let mut groups: Vec<views::FaqGroup> = Vec::new();
         for (i, f) in faqs.iter().enumerate() {
-            let item = json!({
-                "id": format!("faq-{}", i + 1),
-                "question": f.question,
-                "answer_html": markdown::render(&f.answer, self.assets).html,
-            });
-            match groups.iter_mut().find(|(c, _)| *c == f.category) {
-                Some((_, items)) => items.push(item),
-                None => groups.push((f.category.clone(), vec![item])),
+            let item = views::FaqItem {
+                id: format!("faq-{}", i + 1),
+                question: &f.question,
+                answer_html: markdown::render(&f.answer, self.assets).html,
+            };
+            match groups.iter_mut().find(|g| g.category == f.category) {
+                Some(group) => group.items.push(item),
+                None => groups.push(views::FaqGroup {
+                    category: &f.category,
+                    items: vec![item],
+                }),
             }
         }
         let show_categories = groups.len() > 1;
-        let faq_groups: Vec<Value> = groups
-            .into_iter()
-            .map(|(c, items)| json!({"category": c, "items": items}))
-            .collect();
         pages.push(
             self.text_page("/faq", "faq.html")
-                .with("faq_groups", json!(faq_groups))
-                .with("show_categories", json!(show_categories)),
+                .with("faq_groups", groups)
+                .with("show_categories", show_categories),
         );
     }
 
@@ -469,6 +456,9 @@ impl<'a> Planner<'a> {
             .iter()
             .filter(|p| p.is_active || self.opts.drafts)
             .collect();
+        // Each purchase names the catalogue its page was built with, so the API prices it
+        // from that one (see api/src/catalogue.rs).
+        let version = crate::catalogue::of(self.lib).version;
         for (path, kind) in [
             ("/pricing", PackageType::Individual),
             ("/group-team-coaching-pricing", PackageType::Group),
@@ -479,9 +469,14 @@ impl<'a> Planner<'a> {
                 Page::new(path, "pricing.html", title, intro)
                     .with(
                         "pricing",
-                        json!({"package_type": kind, "title": title, "intro": intro}),
+                        views::Pricing {
+                            package_type: kind,
+                            title,
+                            intro,
+                        },
                     )
-                    .with("packages", json!(views::packages(&active, kind))),
+                    .with("packages", views::packages(&active, kind))
+                    .with("catalogue_version", &version),
             );
         }
     }
@@ -518,7 +513,6 @@ impl<'a> Planner<'a> {
 impl Planner<'_> {
     /// The client portal's and the admin's pages: a heading and the island that runs them.
     fn app_shells(&self, pages: &mut Vec<Page>) {
-        let island_props = json!({"timeZone": self.lib.settings.time_zone});
         for (path, island) in [
             ("/payment/success", "PaymentSuccess"),
             ("/auth", "AuthPage"),
@@ -540,15 +534,17 @@ impl Planner<'_> {
                 )),
                 _ => None,
             };
-            let page = self.text_page(path, "app.html").hidden();
-            let app = json!({
-                "island": island,
-                "heading": page.title,
-                "props": island_props,
-                "early_api": early.map(|(paths, _)| paths),
-                "early_for": early.map(|(_, role)| role),
-            });
-            pages.push(page.with("app", app));
+            let (heading, _) = self.lib.page_text(path);
+            let app = views::AppShell {
+                island,
+                heading,
+                props: views::IslandProps {
+                    time_zone: &self.lib.settings.time_zone,
+                },
+                early_api: early.map(|(paths, _)| paths),
+                early_for: early.map(|(_, role)| role),
+            };
+            pages.push(self.text_page(path, "app.html").hidden().with("app", app));
         }
         pages.push(
             self.text_page("/payment/failed", "payment-failed.html")
