@@ -8,6 +8,7 @@ import { useForm } from "./form";
 import type { CreatedUser } from "../api/types";
 import { ErrorDetails, Modal } from "./dialog";
 import { fieldErrors, label } from "./helpers";
+import { ValidityField } from "./ValidityField";
 import {
   CREATE_USER_FIELDS,
   type CreateUserForm,
@@ -27,6 +28,7 @@ const FIELD_LABELS: Record<string, string> = {
   paymentMethod: "Payment Method",
   paymentDate: "Payment Date",
   paymentNotes: "Payment Notes",
+  validityMonths: "Credits valid for",
 };
 
 export function CreateUserDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: () => void }) {
@@ -136,6 +138,12 @@ export function CreateUserDialog({ open, onOpenChange, onCreated }: { open: bool
               <input className="input" type="date" {...bind("paymentDate", "cu-date")} />
             </Field>
           </div>
+          <ValidityField
+            id="cu-validity"
+            error={errors.validityMonths}
+            hint="How long the initial credits last, from the payment date. The default is the site settings' validity."
+            select={bind("validityMonths", "cu-validity")}
+          />
           <Field id="cu-notes" label="Payment Notes (optional)" error={errors.paymentNotes}>
             <textarea className="input admin-textarea" rows={2} {...bind("paymentNotes", "cu-notes")} />
           </Field>

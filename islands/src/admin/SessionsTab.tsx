@@ -1,5 +1,6 @@
 // Sessions Management: every session, filtered by client and by day, with Cancel (confirmed
-// bookings and those that need attention, after a confirm prompt) and No-show actions, and the 'Add Phone Booking' dialog.
+// bookings and those that need attention, after a confirm prompt), No-show and Waive (a late
+// cancellation that kept its credit gets it back, once) actions, and the 'Add Phone Booking' dialog.
 import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, api, post } from "../lib/api";
@@ -10,7 +11,9 @@ import { canCancel, canMarkNoShow, label, sessionsPath } from "./helpers";
 import { ConfirmDialog, PhoneBookingDialog, preloadDialogs } from "./lazy";
 import { AdminBadge, PlusIcon } from "./parts";
 
-type Pending = { kind: "cancel" | "no-show"; booking: BookingView };
+type Pending = { kind: "cancel" | "no-show" | "waive"; booking: BookingView };
+
+const ACTION_PATH: Record<Pending["kind"], string> = { cancel: "cancel", "no-show": "no-show", waive: "waive" };
 
 export function SessionsTab({ clients, refreshKey, onChanged }: { clients: ClientRow[]; refreshKey: number; onChanged: () => void }) {
   const [clientId, setClientId] = useState("");
@@ -46,8 +49,10 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
     done.current = false;
     setBusy(true);
     try {
-      await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(booking.id)}/${kind === "cancel" ? "cancel" : "no-show"}`, {});
-      if (kind === "cancel") {
+      await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(booking.id)}/${ACTION_PATH[kind]}`, {});
+      if (kind === "waive") {
+        toast.success("Late cancellation waived", { description: `The session credit is back in the account of ${booking.clientName ?? "the client"}.` });
+      } else if (kind === "cancel") {
         toast.success("Booking Cancelled", {
           description:
             booking.status === "pending"
@@ -62,7 +67,7 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
       onChanged();
     } catch (err) {
       const message = err instanceof ApiError ? err.message : "An unexpected error occurred";
-      toast.error(kind === "cancel" ? "Error Cancelling Booking" : "Error Updating Booking", { description: message });
+      toast.error(kind === "cancel" ? "Error Cancelling Booking" : kind === "waive" ? "Error Waiving Cancellation" : "Error Updating Booking", { description: message });
     } finally {
       setBusy(false);
     }
@@ -153,7 +158,10 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
                   </th>
                   <td>{longDateTime(b.sessionDate)}</td>
                   <td>
-                    <AdminBadge status={b.status} />
+                    <div>
+                      <AdminBadge status={b.status} />
+                      {b.canWaive ? <span className="admin-table__sub">Late: credit used</span> : null}
+                    </div>
                   </td>
                   <td>{label(b.source)}</td>
                   <td>
@@ -171,6 +179,11 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
                     {canCancel(b.status) ? (
                       <button type="button" className="btn btn--sm admin-btn--danger-outline" onClick={() => setPending({ kind: "cancel", booking: b })}>
                         Cancel<span className="visually-hidden"> the session of {who(b)} on {longDateTime(b.sessionDate)}</span>
+                      </button>
+                    ) : null}
+                    {b.canWaive ? (
+                      <button type="button" className="btn btn--sm btn--outline" aria-haspopup="dialog" onClick={() => setPending({ kind: "waive", booking: b })}>
+                        Waive<span className="visually-hidden"> the late cancellation of {who(b)} on {longDateTime(b.sessionDate)}</span>
                       </button>
                     ) : null}
                     {canMarkNoShow(b) ? (
@@ -198,16 +211,18 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
           <ConfirmDialog
             open
             busy={busy}
-            title={pending.kind === "cancel" ? "Cancel this booking?" : "Mark as no-show?"}
+            title={pending.kind === "cancel" ? "Cancel this booking?" : pending.kind === "waive" ? "Waive this late cancellation?" : "Mark as no-show?"}
             description={
-              pending.kind === "cancel"
+              pending.kind === "waive"
+                ? `${who(pending.booking)} cancelled the session on ${longDateTime(pending.booking.sessionDate)} less than 24 hours before the start, so its credit stayed used. Waiving gives the credit back, once.`
+                : pending.kind === "cancel"
                 ? pending.booking.status === "pending"
                   ? `The session booked by ${who(pending.booking)} on ${longDateTime(pending.booking.sessionDate)} will be cancelled. No credit was used for it, so none moves.`
                   : `The session of ${who(pending.booking)} on ${longDateTime(pending.booking.sessionDate)} will be cancelled and the credit returned to the client.`
                 : `The session of ${who(pending.booking)} on ${longDateTime(pending.booking.sessionDate)} will be marked as a no-show. The credit stays used.`
             }
-            confirmText={pending.kind === "cancel" ? "Cancel Booking" : "Mark No-show"}
-            cancelText={pending.kind === "cancel" ? "Keep Booking" : "Go back"}
+            confirmText={pending.kind === "cancel" ? "Cancel Booking" : pending.kind === "waive" ? "Give the credit back" : "Mark No-show"}
+            cancelText={pending.kind === "cancel" ? "Keep Booking" : pending.kind === "waive" ? "Keep it used" : "Go back"}
             onConfirm={confirmAction}
             onClose={() => setPending(null)}
             focusOnClose={() => (done.current ? heading.current : null)}

@@ -15,6 +15,28 @@ export function hasCredits(client: { available_credits: number } | undefined): b
   return !!client && client.available_credits > 0;
 }
 
+// ---------------------------------------------------------------- validity of granted credits
+
+/** The longest validity the API accepts for granted credits, in months. */
+export const MAX_VALIDITY_MONTHS = 60;
+/** The months the validity picker offers; "" (the first option) is the settings' default. */
+export const VALIDITY_CHOICES: readonly number[] = Array.from({ length: MAX_VALIDITY_MONTHS }, (_, i) => i + 1);
+export const VALIDITY_MESSAGE = "Credits must be valid for 1 to 60 months";
+
+/** 1 → "1 month", 6 → "6 months". */
+export const monthsLabel = (n: number) => `${n} ${n === 1 ? "month" : "months"}`;
+
+/**
+ * The picker's value as the API's `validityMonths`: "" → null (the API then uses settings
+ * `credits.default_validity_months`), "3" → 3; undefined for anything else (1 to 60 only).
+ */
+export function validityMonthsOf(text: string): number | null | undefined {
+  const t = text.trim();
+  if (t === "") return null;
+  const n = Number(t);
+  return Number.isInteger(n) && n >= 1 && n <= MAX_VALIDITY_MONTHS ? n : undefined;
+}
+
 // ---------------------------------------------------------------- labels, badges, queries
 
 const LABELS: Record<string, string> = {

@@ -4,7 +4,7 @@
 import * as z from "zod/mini";
 import type { AddPaymentBody, Complete, CreateUserBody, PhoneBookingBody } from "../api/types";
 import { EMAIL, zodErrors } from "../lib/validate";
-import { type Errors, today } from "./helpers";
+import { type Errors, VALIDITY_MESSAGE, today, validityMonthsOf } from "./helpers";
 
 export type { Errors };
 
@@ -43,6 +43,8 @@ export interface CreateUserForm {
   paymentMethod: UserPaymentMethod;
   paymentDate: string;
   paymentNotes: string;
+  /** Months the initial credits last; "" for the settings' default. */
+  validityMonths: string;
 }
 
 /** POST /api/admin/users, with the choices the form offers. */
@@ -62,6 +64,7 @@ export const CREATE_USER_FIELDS = [
   "paymentMethod",
   "paymentDate",
   "paymentNotes",
+  "validityMonths",
 ] as const satisfies readonly (keyof CreateUserForm)[];
 
 /** Role client, 0 credits, 0 paid in cash today. */
@@ -77,6 +80,7 @@ export function createUserDefaults(day: string = today()): CreateUserForm {
     paymentMethod: "cash",
     paymentDate: day,
     paymentNotes: "",
+    validityMonths: "",
   };
 }
 
@@ -99,6 +103,8 @@ export function validateCreateUser(form: CreateUserForm): Checked<CreateUserPayl
   if (!errors.initialCredits && !errors.paymentAmount && form.role === "client" && amount > 0 && credits <= 0) {
     errors.initialCredits = "Initial credits must be greater than 0 when payment amount is provided";
   }
+  const validityMonths = validityMonthsOf(form.validityMonths);
+  if (validityMonths === undefined) errors.validityMonths = VALIDITY_MESSAGE;
   return finish(CREATE_USER_FIELDS, errors, () => ({
     fullName: form.fullName.trim(),
     email: form.email.trim(),
@@ -109,8 +115,8 @@ export function validateCreateUser(form: CreateUserForm): Checked<CreateUserPayl
     paymentAmount: amount,
     paymentMethod: form.paymentMethod,
     paymentDate: form.paymentDate,
-    // The credits last the settings' default (credits.default_validity_months).
-    validityMonths: null,
+    // null: the credits last the settings' default (credits.default_validity_months).
+    validityMonths: validityMonths ?? null,
     paymentNotes: form.paymentNotes.trim() || null,
   }));
 }
@@ -194,6 +200,8 @@ export interface AddPaymentForm {
   paymentMethod: PaymentMethod;
   referenceNumber: string;
   notes: string;
+  /** Months the credits last from the payment date; "" for the settings' default. */
+  validityMonths: string;
 }
 
 /** POST /api/admin/payments, with the methods the form offers. */
@@ -207,12 +215,13 @@ export const ADD_PAYMENT_FIELDS = [
   "paymentMethod",
   "referenceNumber",
   "notes",
+  "validityMonths",
 ] as const satisfies readonly (keyof AddPaymentForm)[];
 
 export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields";
 
 export function addPaymentDefaults(day: string = today()): AddPaymentForm {
-  return { clientId: "", amount: "", sessionsPurchased: "1", paymentDate: day, paymentMethod: "bank_transfer", referenceNumber: "", notes: "" };
+  return { clientId: "", amount: "", sessionsPurchased: "1", paymentDate: day, paymentMethod: "bank_transfer", referenceNumber: "", notes: "", validityMonths: "" };
 }
 
 export function validateAddPayment(form: AddPaymentForm): Checked<AddPaymentPayload, keyof AddPaymentForm> {
@@ -234,6 +243,8 @@ export function validateAddPayment(form: AddPaymentForm): Checked<AddPaymentPayl
   if (!(PAYMENT_METHODS as readonly string[]).includes(form.paymentMethod)) {
     errors.paymentMethod = "Payment method must be bank_transfer, credit_card, cash, check, paypal or other";
   }
+  const validityMonths = validityMonthsOf(form.validityMonths);
+  if (validityMonths === undefined) errors.validityMonths = VALIDITY_MESSAGE;
   return finish(ADD_PAYMENT_FIELDS, errors, () => ({
     clientId: form.clientId,
     amount: Math.round(amount * 100) / 100,
@@ -242,7 +253,7 @@ export function validateAddPayment(form: AddPaymentForm): Checked<AddPaymentPayl
     paymentMethod: form.paymentMethod,
     referenceNumber: form.referenceNumber.trim() || null,
     notes: form.notes.trim() || null,
-    // The credits last the settings' default (credits.default_validity_months).
-    validityMonths: null,
+    // null: the credits last the settings' default (credits.default_validity_months).
+    validityMonths: validityMonths ?? null,
   }));
 }

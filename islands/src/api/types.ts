@@ -27,6 +27,13 @@ export type ReceiptView = Schemas["ReceiptView"];
 export type ClientDetailView = Schemas["ClientDetailView"];
 export type LedgerEntryView = Schemas["LedgerEntryView"];
 export type ClientPaymentView = Schemas["ClientPaymentView"];
+/** One lot of a client's credits, with its last day (GET /api/admin/clients/{id}/lots). */
+export type LotView = Schemas["LotView"];
+/** What is left to refund of one payment (GET /api/admin/payments/{id}/refund). */
+export type Refundable = Schemas["Refundable"];
+export type RefundRow = Schemas["RefundRow"];
+/** The answer of POST /api/admin/payments: the payment and the last day of its credits. */
+export type RecordedPaymentView = Schemas["RecordedPaymentView"];
 /** The part of GET /api/dashboard the admin pages use: the external scheduling page. */
 export type SchedulerInfo = Pick<DashboardView, "schedulerUrl" | "schedulerName">;
 
@@ -57,6 +64,8 @@ export type ResetRequestBody = Schemas["ResetRequest"];
 export type PaymentHistoryBody = Schemas["PaymentHistory"];
 export type EditProfileBody = Schemas["EditProfile"];
 export type AdjustCreditsBody = Schemas["AdjustCredits"];
+export type ExtendLotBody = Schemas["ExtendLot"];
+export type RefundPaymentBody = Schemas["RefundPayment"];
 
 // ---------- money
 

@@ -3,10 +3,11 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { useForm } from "../admin/form";
-import type { ClientRow, PaymentRecordView } from "../api/types";
+import type { ClientRow, RecordedPaymentView } from "../api/types";
 import { LoadFailed, useAdminSession } from "../admin/guard";
 import { clientsPath, fieldErrors, label } from "../admin/helpers";
 import { ArrowLeftIcon } from "../admin/parts";
+import { ValidityField } from "../admin/ValidityField";
 import {
   ADD_PAYMENT_FIELDS,
   type AddPaymentForm,
@@ -16,6 +17,7 @@ import {
   validateAddPayment,
 } from "../admin/validation";
 import { ApiError, api, post } from "../lib/api";
+import { shortDate } from "../lib/format";
 import { mountIsland } from "../lib/mount";
 import { Field, Spinner } from "../lib/ui";
 
@@ -69,7 +71,7 @@ function AddPayment() {
     const name = client?.full_name ?? "The client";
     setBusy(true);
     try {
-      await post<PaymentRecordView>("/api/admin/payments", payload);
+      const recorded = await post<RecordedPaymentView>("/api/admin/payments", payload);
       // The credits now available, from the refreshed list (or worked out if it fails).
       let available = (client?.available_credits ?? 0) + payload.sessionsPurchased;
       try {
@@ -80,7 +82,7 @@ function AddPayment() {
         // Keep the worked-out figure.
       }
       toast.success("Payment Added", {
-        description: `${sessions(payload.sessionsPurchased)} added for ${name}. ${credits(available)} now available.`,
+        description: `${sessions(payload.sessionsPurchased)} added for ${name}, usable through ${shortDate(recorded.expiresOn)}. ${credits(available)} now available.`,
       });
       form.reset();
     } catch (err) {
@@ -157,9 +159,17 @@ function AddPayment() {
               </select>
             </Field>
           </div>
-          <Field id="ap-reference" label="Reference Number (optional)" error={errors.referenceNumber}>
-            <input className="input" autoComplete="off" {...bind("referenceNumber", "ap-reference")} />
-          </Field>
+          <div className="form__row">
+            <ValidityField
+              id="ap-validity"
+              error={errors.validityMonths}
+              hint="Counted from the payment date. The default is the site settings' validity."
+              select={bind("validityMonths", "ap-validity")}
+            />
+            <Field id="ap-reference" label="Reference Number (optional)" error={errors.referenceNumber}>
+              <input className="input" autoComplete="off" {...bind("referenceNumber", "ap-reference")} />
+            </Field>
+          </div>
           <Field id="ap-notes" label="Notes (optional)" error={errors.notes}>
             <textarea className="input admin-textarea" rows={3} {...bind("notes", "ap-notes")} />
           </Field>

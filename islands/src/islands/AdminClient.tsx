@@ -1,14 +1,16 @@
 // /admin/client?id=… : the coach's view of one client (issue 14 point 4): profile and
-// deactivation, credits with adjustments and the ledger, payments with receipts, sessions.
+// deactivation, credits by lot (Extend) with adjustments and the ledger, payments with
+// receipts and Refund, sessions with Waive.
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { CreditsSection } from "../admin/client/CreditsSection";
 import { PaymentsSection, SessionsSection } from "../admin/client/HistorySection";
 import { ProfileSection } from "../admin/client/ProfileSection";
+import { preloadClientDialogs } from "../admin/client/lazy";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
 import { sessionsPath } from "../admin/helpers";
 import { ArrowLeftIcon } from "../admin/parts";
-import type { BookingView, ClientDetailView } from "../api/types";
+import type { BookingView, ClientDetailView, LotView } from "../api/types";
 import { ApiError, api } from "../lib/api";
 import { mountIsland } from "../lib/mount";
 import { Spinner } from "../lib/ui";
@@ -18,7 +20,20 @@ function AdminClient() {
   const [client, setClient] = useState<ClientDetailView | null>(null);
   const [sessions, setSessions] = useState<BookingView[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [lots, setLots] = useState<LotView[] | null>(null);
+  const [lotsFailed, setLotsFailed] = useState<string | null>(null);
   const id = new URLSearchParams(window.location.search).get("id") ?? "";
+
+  // The lots load on their own: the rest of the page works if they fail.
+  const loadLots = useCallback(async () => {
+    setLotsFailed(null);
+    try {
+      setLots(await api<LotView[]>(`/api/admin/clients/${encodeURIComponent(id)}/lots`));
+    } catch (e) {
+      console.error("client lots", e);
+      setLotsFailed(e instanceof ApiError && e.status !== 0 ? `Failed to load the credits by lot: ${e.message}` : "Failed to load the credits by lot.");
+    }
+  }, [id]);
 
   const load = useCallback(async () => {
     try {
@@ -38,9 +53,23 @@ function AdminClient() {
     }
   }, [id]);
 
+  // Everything a refund or a waive changes: the totals, the ledger, the lots and the sessions.
+  const reloadAll = useCallback(() => {
+    void load();
+    void loadLots();
+  }, [load, loadLots]);
+
   useEffect(() => {
-    if (session) void load();
-  }, [session, load]);
+    if (session) reloadAll();
+  }, [session, reloadAll]);
+
+  // Fetch the dialogs' code once the page is up, so the first click does not wait for it.
+  const ready = client !== null;
+  useEffect(() => {
+    if (!ready) return;
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
+    idle(() => preloadClientDialogs());
+  }, [ready]);
 
   if (failed) return <LoadFailed />;
   if (problem) return <LoadFailed text={problem} />;
@@ -55,9 +84,18 @@ function AdminClient() {
       </p>
       <h2 className="admin-client__name">{client.fullName}</h2>
       <ProfileSection client={client} onChange={setClient} />
-      <CreditsSection client={client} onChange={setClient} />
-      <PaymentsSection payments={client.payments} />
-      <SessionsSection sessions={sessions} onChanged={() => void load()} />
+      <CreditsSection
+        client={client}
+        onChange={setClient}
+        lots={{
+          lots,
+          failed: lotsFailed,
+          reload: () => void loadLots(),
+          onExtended: (lot) => setLots((all) => all?.map((l) => (l.id === lot.id ? lot : l)) ?? [lot]),
+        }}
+      />
+      <PaymentsSection payments={client.payments} clientName={client.fullName} onRefunded={reloadAll} />
+      <SessionsSection sessions={sessions} onChanged={reloadAll} />
     </div>
   );
 }

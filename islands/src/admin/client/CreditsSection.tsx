@@ -1,15 +1,24 @@
-// The client page's credits: the totals, an adjustment with a reason, and the ledger.
+// The client page's credits: the totals, the credits by lot with their last day (Extend), an
+// adjustment with a reason, and the ledger.
 import { useId, useState } from "react";
 import { toast } from "sonner";
-import type { ClientDetailView } from "../../api/types";
+import type { ClientDetailView, LotView } from "../../api/types";
 import { ApiError, post } from "../../lib/api";
 import { shortDate } from "../../lib/format";
 import { Field } from "../../lib/ui";
 import { checkAdjust, ledgerKind, signed } from "../client-page";
 import { useForm } from "../form";
 import { fieldErrors } from "../helpers";
+import { LotsSection } from "./LotsSection";
 
-export function CreditsSection({ client, onChange }: { client: ClientDetailView; onChange: (c: ClientDetailView) => void }) {
+export interface LotsState {
+  lots: LotView[] | null;
+  failed: string | null;
+  reload: () => void;
+  onExtended: (lot: LotView) => void;
+}
+
+export function CreditsSection({ client, onChange, lots }: { client: ClientDetailView; onChange: (c: ClientDetailView) => void; lots: LotsState }) {
   const id = useId();
   const form = useForm(() => ({ delta: "", reason: "" }));
   const [busy, setBusy] = useState(false);
@@ -21,6 +30,8 @@ export function CreditsSection({ client, onChange }: { client: ClientDetailView;
     setBusy(true);
     try {
       onChange(await post<ClientDetailView>(`/api/admin/clients/${encodeURIComponent(client.userId)}/credits`, checked.payload));
+      // Added credits are a lot of their own; removed ones leave the lots that expire first.
+      lots.reload();
       toast.success("Credits adjusted", { description: `${signed(checked.payload.delta)} credits: ${checked.payload.reason}` });
       form.reset();
     } catch (e) {
@@ -51,7 +62,7 @@ export function CreditsSection({ client, onChange }: { client: ClientDetailView;
           </div>
         ))}
       </dl>
-      {/* Slot "credit lots": credits by lot with their expiry dates join here with branch `lots`. */}
+      <LotsSection lots={lots.lots} failed={lots.failed} onRetry={lots.reload} onExtended={lots.onExtended} />
       <form
         className="admin-form admin-client__adjust"
         noValidate

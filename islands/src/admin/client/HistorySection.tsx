@@ -1,22 +1,23 @@
-// The client page's payments (each with its receipt) and sessions (a late cancellation that
-// kept its credit offers Waive: the credit comes back, once).
-import { useId, useState } from "react";
+// The client page's payments (each with its receipt and Refund) and sessions (a late
+// cancellation that kept its credit offers Waive: the credit comes back, once).
+import { Suspense, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { BookingView, ClientPaymentView } from "../../api/types";
 import { ApiError, post } from "../../lib/api";
 import { formatMoney, longDateTime, shortDate } from "../../lib/format";
-import { ConfirmDialog } from "../dialog";
 import { AdminBadge } from "../parts";
 import { methodLabel } from "../../lib/payment-methods";
+import { ConfirmDialog, RefundDialog, preloadClientDialogs } from "./lazy";
 
-export function PaymentsSection({ payments }: { payments: ClientPaymentView[] }) {
+export function PaymentsSection({ payments, clientName, onRefunded }: { payments: ClientPaymentView[]; clientName: string; onRefunded: () => void }) {
   const id = useId();
+  const [refunding, setRefunding] = useState<ClientPaymentView | null>(null);
   return (
     <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
       <h2 className="panel__title" id={`${id}-title`}>
         Payments
       </h2>
-      {/* Slot "refunds": refunds join this list as their own lines with branch `lots`. */}
+      <p className="admin-panel__lead">Refunds show in the ledger as Payment refund, and as their own lines in the client&apos;s payment history.</p>
       {payments.length === 0 ? (
         <p className="empty__title">No payments</p>
       ) : (
@@ -34,6 +35,9 @@ export function PaymentsSection({ payments }: { payments: ClientPaymentView[] })
                 <th scope="col">Method</th>
                 <th scope="col">Reference</th>
                 <th scope="col">Receipt</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -45,12 +49,34 @@ export function PaymentsSection({ payments }: { payments: ClientPaymentView[] })
                   <td>{methodLabel(p.paymentMethod)}</td>
                   <td>{p.referenceNumber ?? <span className="admin-muted">—</span>}</td>
                   <td>{p.receiptNumber ? <a href={`/receipt?id=${encodeURIComponent(p.id)}`}>{p.receiptNumber}</a> : <span className="admin-muted">—</span>}</td>
+                  <td className="admin-table__actions">
+                    <button
+                      type="button"
+                      className="btn btn--sm admin-btn--danger-outline"
+                      aria-haspopup="dialog"
+                      onClick={() => setRefunding(p)}
+                      onPointerEnter={preloadClientDialogs}
+                      onFocus={preloadClientDialogs}
+                    >
+                      Refund
+                      <span className="visually-hidden">
+                        {" "}
+                        the payment of {formatMoney(p.amount)} on {shortDate(p.paymentDate)}
+                        {p.receiptNumber ? ` (${p.receiptNumber})` : ""}
+                      </span>
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {refunding ? (
+        <Suspense fallback={null}>
+          <RefundDialog payment={refunding} clientName={clientName} onClose={() => setRefunding(null)} onRefunded={onRefunded} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }
@@ -59,11 +85,16 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
   const id = useId();
   const [waiving, setWaiving] = useState<BookingView | null>(null);
   const [busy, setBusy] = useState(false);
+  // After a waive the row loses its button: focus goes to the heading instead.
+  const done = useRef(false);
+  const heading = useRef<HTMLHeadingElement>(null);
 
   const waive = async (b: BookingView) => {
     setBusy(true);
+    done.current = false;
     try {
       await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(b.id)}/waive`, {});
+      done.current = true;
       toast.success("Late cancellation waived", { description: "The session credit is back in the client's account." });
       setWaiving(null);
       onChanged();
@@ -76,7 +107,7 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
 
   return (
     <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
-      <h2 className="panel__title" id={`${id}-title`}>
+      <h2 className="panel__title" id={`${id}-title`} tabIndex={-1} ref={heading}>
         Sessions
       </h2>
       {sessions === null ? (
@@ -108,8 +139,15 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
                   </td>
                   <td>
                     {b.canWaive ? (
-                      <button type="button" className="btn btn--outline btn--sm" aria-haspopup="dialog" onClick={() => setWaiving(b)}>
-                        Waive
+                      <button
+                        type="button"
+                        className="btn btn--outline btn--sm"
+                        aria-haspopup="dialog"
+                        onClick={() => setWaiving(b)}
+                        onPointerEnter={preloadClientDialogs}
+                        onFocus={preloadClientDialogs}
+                      >
+                        Waive<span className="visually-hidden"> the late cancellation of {longDateTime(b.sessionDate)}</span>
                       </button>
                     ) : null}
                   </td>
@@ -120,16 +158,19 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
         </div>
       )}
       {waiving ? (
-        <ConfirmDialog
-          open
-          title="Waive this late cancellation?"
-          description={`The session on ${longDateTime(waiving.sessionDate)} was cancelled less than 24 hours before the start, so its credit stayed used. Waiving gives the credit back, once.`}
-          confirmText="Give the credit back"
-          cancelText="Keep it used"
-          busy={busy}
-          onConfirm={() => void waive(waiving)}
-          onClose={() => setWaiving(null)}
-        />
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            title="Waive this late cancellation?"
+            description={`The session on ${longDateTime(waiving.sessionDate)} was cancelled less than 24 hours before the start, so its credit stayed used. Waiving gives the credit back, once.`}
+            confirmText="Give the credit back"
+            cancelText="Keep it used"
+            busy={busy}
+            onConfirm={() => void waive(waiving)}
+            onClose={() => setWaiving(null)}
+            focusOnClose={() => (done.current ? heading.current : null)}
+          />
+        </Suspense>
       ) : null}
     </section>
   );

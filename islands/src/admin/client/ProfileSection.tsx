@@ -1,14 +1,14 @@
 // The client page's profile: name, phone and role, edited in place, and deactivation.
-import { useId, useState } from "react";
+import { Suspense, useId, useState } from "react";
 import { toast } from "sonner";
 import type { ClientDetailView } from "../../api/types";
 import { ApiError, post, put } from "../../lib/api";
 import { shortDate } from "../../lib/format";
 import { Field } from "../../lib/ui";
 import { checkProfile } from "../client-page";
-import { ConfirmDialog } from "../dialog";
 import { useForm } from "../form";
 import { fieldErrors } from "../helpers";
+import { ConfirmDialog, preloadClientDialogs } from "./lazy";
 
 export function ProfileSection({ client, onChange }: { client: ClientDetailView; onChange: (c: ClientDetailView) => void }) {
   const id = useId();
@@ -88,7 +88,14 @@ export function ProfileSection({ client, onChange }: { client: ClientDetailView;
           </select>
         </Field>
         <div className="dialog-actions">
-          <button type="button" className="btn btn--sm admin-btn--danger" aria-haspopup="dialog" onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            className="btn btn--sm admin-btn--danger"
+            aria-haspopup="dialog"
+            onClick={() => setConfirming(true)}
+            onPointerEnter={preloadClientDialogs}
+            onFocus={preloadClientDialogs}
+          >
             {active ? "Deactivate account" : "Reactivate account"}
           </button>
           <button type="submit" className="btn btn--navy btn--sm" disabled={saving} aria-busy={saving}>
@@ -97,20 +104,22 @@ export function ProfileSection({ client, onChange }: { client: ClientDetailView;
         </div>
       </form>
       {confirming ? (
-        <ConfirmDialog
-          open
-          title={active ? "Deactivate this account?" : "Reactivate this account?"}
-          description={
-            active
-              ? `${client.fullName} will be signed out everywhere and cannot sign in until you reactivate the account. Their credits, payments and sessions stay.`
-              : `${client.fullName} will be able to sign in again.`
-          }
-          confirmText={active ? "Deactivate" : "Reactivate"}
-          cancelText="Keep as is"
-          busy={switching}
-          onConfirm={() => void switchActive()}
-          onClose={() => setConfirming(false)}
-        />
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            title={active ? "Deactivate this account?" : "Reactivate this account?"}
+            description={
+              active
+                ? `${client.fullName} will be signed out everywhere and cannot sign in until you reactivate the account. Their credits, payments and sessions stay.`
+                : `${client.fullName} will be able to sign in again.`
+            }
+            confirmText={active ? "Deactivate" : "Reactivate"}
+            cancelText="Keep as is"
+            busy={switching}
+            onConfirm={() => void switchActive()}
+            onClose={() => setConfirming(false)}
+          />
+        </Suspense>
       ) : null}
     </section>
   );
