@@ -30,7 +30,6 @@ if [ ! -x bench/lighthouse/node_modules/.bin/lighthouse ]; then
   echo "installing lighthouse (bench/lighthouse/package.json)" >&2
   (cd bench/lighthouse && npm install --no-audit --no-fund >/dev/null)
 fi
-LIGHTHOUSE=bench/lighthouse/node_modules/.bin/lighthouse
 
 TMP=$(mktemp -d)
 SERVE_PID=
@@ -75,19 +74,18 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2
 printf '%-34s %5s %5s %5s %5s %8s %7s %6s\n' page perf a11y bp seo "LCP ms" "TBT ms" CLS
 for path in "${PAGES[@]}"; do
   case "$path" in
-    /dashboard | /book-session) headers=$(jq -nc --arg c "$CLIENT_COOKIE" '{Cookie: $c}') ;;
-    /admin*) headers=$(jq -nc --arg c "$ADMIN_COOKIE" '{Cookie: $c}') ;;
-    *) headers='{}' ;;
+    /dashboard | /book-session) cookies=$CLIENT_COOKIE ;;
+    /admin*) cookies=$ADMIN_COOKIE ;;
+    *) cookies= ;;
   esac
   name=$(echo "${path#/}" | tr '/' '_')
   name=${name:-home}
   : >"$TMP/rows"
   for run in $(seq 1 "$RUNS"); do
     report="$OUT/$name-$run.json"
-    "$LIGHTHOUSE" "$SITE$path" --quiet --output=json --output-path="$report" \
-      --only-categories=performance,accessibility,best-practices,seo \
-      --extra-headers="$headers" \
-      --chrome-flags="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync" \
+    # run.mjs puts the cookies in the browser itself: a Cookie header alone (--extra-headers)
+    # leaves the page's script signed out, and the portal pages then measure their redirect.
+    node bench/lighthouse/run.mjs "$SITE$path" "$report" "$cookies" \
       >/dev/null 2>"$TMP/lh.log" || { echo "lighthouse failed on $path:" >&2; tail -5 "$TMP/lh.log" >&2; continue; }
     jq -r '[(.categories.performance.score*100), (.categories.accessibility.score*100),
             (.categories["best-practices"].score*100), (.categories.seo.score*100),

@@ -177,6 +177,13 @@ test("the admin refunds an online payment through PayTabs: the client sees the r
   await statReads(page, "Total", "1");
   const ledger = page.getByRole("region", { name: "Credit ledger" });
   await ledger.getByRole("row").filter({ hasText: "Payment refund" }).filter({ hasText: "\u22124" }).waitFor();
+  // The refund is its own line under the payment, with what it took back and where it stands.
+  const refundLine = page.getByRole("region", { name: "Payments" }).getByRole("row").filter({ hasText: "Refund through PayTabs" });
+  await refundLine.waitFor();
+  const refundText = (await refundLine.innerText()).replace(/\s+/g, " ");
+  assert.match(refundText, /\u2212EGP 16,200\.00/);
+  assert.match(refundText, /\u22124/);
+  assert.match(refundText, /Refunded/);
   await admin.shot("refunded");
 
   // Asked again, nothing credit-wise is left and the money left is what was not refunded;
@@ -238,7 +245,7 @@ test("Add Payment grants credits for the months picked, and the admin extends th
   const validity = page.getByLabel("Credits valid for");
   await validity.waitFor();
   assert.equal(await validity.inputValue(), "", "the settings' default is picked first");
-  assert.equal((await validity.locator("option:checked").textContent()).trim(), "Default (site settings)");
+  assert.equal((await validity.locator("option:checked").textContent()).trim(), "Default: 6 months (site settings)");
   await page.getByLabel("Client", { exact: true }).selectOption({ label: `${CLIENT.name} (${CLIENT.email})` });
   await page.getByLabel("Amount", { exact: true }).fill("3000");
   await page.getByLabel("Sessions Purchased", { exact: true }).fill("2");

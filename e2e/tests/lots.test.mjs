@@ -1,7 +1,7 @@
 // Credits that expire (issue 14): the admin records an offline payment of 2 credits valid for
 // 3 months for the demo client, and the client's dashboard says when they expire.
 // (A refund on the PayTabs stand-in is covered by the API suite, `lots::a_paytabs_refund_…`;
-// the admin has no refund dialog yet.)
+// the refund dialog is tested in admin-credits.test.mjs.)
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, startProduct } from "../lib/product.mjs";

@@ -146,6 +146,19 @@ pub struct RefundRow {
 const REFUND_COLUMNS: &str =
     "id, payment_record_id, amount, currency, credits, method, status, created_at, completed_at";
 
+/// A client's refunds, newest first (the admin's client page lists them as their own lines).
+pub async fn of_client(
+    conn: &mut AnyConnection,
+    client_id: &str,
+) -> Result<Vec<RefundRow>, sqlx::Error> {
+    sqlx::query_as(&format!(
+        "SELECT {REFUND_COLUMNS} FROM payment_refunds WHERE client_id = $1 ORDER BY created_at DESC, id"
+    ))
+    .bind(client_id)
+    .fetch_all(conn)
+    .await
+}
+
 async fn refund_row(conn: &mut AnyConnection, id: &str) -> Result<RefundRow, sqlx::Error> {
     sqlx::query_as(&format!(
         "SELECT {REFUND_COLUMNS} FROM payment_refunds WHERE id = $1"

@@ -542,6 +542,23 @@ async fn an_offline_payment_refund_is_recorded_by_the_admin() {
     assert_eq!(row["status"], "completed");
     assert_eq!(credits(&app, "mona@example.com").await, (2, 0, 2));
     app.mail.wait_for("mona@example.com", "Your refund").await;
+    // The coach's page of the client lists the refund as its own line.
+    let page: Value = app
+        .get_as(&boss, &format!("/api/admin/clients/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let refunds = page["refunds"].as_array().unwrap();
+    assert_eq!(refunds.len(), 1, "{page}");
+    assert_eq!(refunds[0]["paymentRecordId"], payment.as_str());
+    assert_eq!(
+        (
+            refunds[0]["credits"].as_i64(),
+            refunds[0]["amount"].as_i64()
+        ),
+        (Some(2), Some(200_000))
+    );
     assert_ledger_verifies(&app).await;
 }
 

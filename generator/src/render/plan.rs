@@ -540,6 +540,7 @@ impl Planner<'_> {
                 heading,
                 props: views::IslandProps {
                     time_zone: &self.lib.settings.time_zone,
+                    default_validity_months: self.lib.settings.credits.default_validity_months,
                 },
                 early_api: early.map(|(paths, _)| paths),
                 early_for: early.map(|(_, role)| role),

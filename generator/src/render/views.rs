@@ -779,6 +779,10 @@ pub struct IslandProps<'a> {
     /// The coach's time zone, in which session times are shown.
     #[serde(rename = "timeZone")]
     pub time_zone: &'a str,
+    /// How many months credits the admin grants last unless the admin picks (settings
+    /// `credits.default_validity_months`), named by the admin forms' "Default" choice.
+    #[serde(rename = "defaultValidityMonths")]
+    pub default_validity_months: u32,
 }
 
 /// One of `packages[]` on the pricing pages: a package card, with the per-unit price and the

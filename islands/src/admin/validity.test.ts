@@ -36,3 +36,13 @@ describe("the validity picker of Add Payment and Add User", () => {
     expect(validateCreateUser({ ...user, validityMonths: "0" })).toMatchObject({ ok: false, errors: { validityMonths: VALIDITY_MESSAGE } });
   });
 });
+
+import { defaultValidityLabel } from "./ValidityField";
+
+describe("the validity picker's default choice", () => {
+  it("names the settings' default when the page carries it", () => {
+    expect(defaultValidityLabel(6)).toBe("Default: 6 months (site settings)");
+    expect(defaultValidityLabel(1)).toBe("Default: 1 month (site settings)");
+    expect(defaultValidityLabel(null)).toBe("Default (site settings)");
+  });
+});

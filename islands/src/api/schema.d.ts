@@ -955,6 +955,8 @@ export interface components {
             /** @description Newest first. */
             payments: components["schemas"]["ClientPaymentView"][];
             phone?: string | null;
+            /** @description Refunds of those payments (pending, completed or failed), newest first. */
+            refunds: components["schemas"]["RefundRow"][];
             role: components["schemas"]["Role"];
             userId: string;
         };

@@ -94,7 +94,7 @@ function AdminClient() {
           onExtended: (lot) => setLots((all) => all?.map((l) => (l.id === lot.id ? lot : l)) ?? [lot]),
         }}
       />
-      <PaymentsSection payments={client.payments} clientName={client.fullName} onRefunded={reloadAll} />
+      <PaymentsSection payments={client.payments} refunds={client.refunds} clientName={client.fullName} onRefunded={reloadAll} />
       <SessionsSection sessions={sessions} onChanged={reloadAll} />
     </div>
   );

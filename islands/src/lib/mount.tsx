@@ -5,6 +5,7 @@ import { Toaster } from "sonner";
 import { watchTables } from "./cardTables";
 import { showFlash } from "./flash";
 import { setCoachTimeZone } from "./format";
+import { setDefaultValidityMonths } from "./site-settings";
 
 /** A toast the previous page left for this one (e.g. 'Welcome back!' after /auth). */
 function Flash() {
@@ -30,6 +31,7 @@ export function mountIsland<P extends object>(Component: ComponentType<P>) {
     // The coach's time zone (settings' time_zone): every session time is shown in it.
     const zone = (props as { timeZone?: unknown }).timeZone;
     if (typeof zone === "string") setCoachTimeZone(zone);
+    setDefaultValidityMonths((props as { defaultValidityMonths?: unknown }).defaultValidityMonths);
     el.classList.add("island--live");
     watchTables(el);
     createRoot(el).render(

@@ -78,6 +78,8 @@ pub struct ClientDetailView {
     ledger: Vec<LedgerEntryView>,
     /// Newest first.
     payments: Vec<ClientPaymentView>,
+    /// Refunds of those payments (pending, completed or failed), newest first.
+    refunds: Vec<crate::payments::refunds::RefundRow>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -127,7 +129,12 @@ async fn detail(state: &AppState, id: &str) -> AppResult<ClientDetailView> {
     .bind(id)
     .fetch_all(pool)
     .await?;
+    let refunds = {
+        let mut conn = pool.acquire().await?;
+        crate::payments::refunds::of_client(&mut conn, id).await?
+    };
     Ok(ClientDetailView {
+        refunds,
         account: account(state, id).await?,
         user_id: p.user_id,
         full_name: p.full_name,

@@ -2,14 +2,33 @@
 // cancellation that kept its credit offers Waive: the credit comes back, once).
 import { Suspense, useId, useRef, useState } from "react";
 import { toast } from "sonner";
-import type { BookingView, ClientPaymentView } from "../../api/types";
+import type { BookingView, ClientPaymentView, RefundRow } from "../../api/types";
 import { ApiError, post } from "../../lib/api";
 import { formatMoney, longDateTime, shortDate } from "../../lib/format";
 import { AdminBadge } from "../parts";
 import { methodLabel } from "../../lib/payment-methods";
 import { ConfirmDialog, RefundDialog, preloadClientDialogs } from "./lazy";
 
-export function PaymentsSection({ payments, clientName, onRefunded }: { payments: ClientPaymentView[]; clientName: string; onRefunded: () => void }) {
+const REFUND_STATUS: Record<string, string> = { pending: "Waiting for PayTabs", completed: "Refunded", failed: "Declined by PayTabs: credits restored" };
+
+/** A refund's own line, under the payment it refunds. */
+function RefundLine({ r }: { r: RefundRow }) {
+  return (
+    <tr className="admin-table__refund">
+      <td className="nowrap">{shortDate(r.completedAt ?? r.createdAt)}</td>
+      <td className="num nowrap">−{formatMoney({ minor: r.amount, currency: r.currency })}</td>
+      <td className="num">−{r.credits}</td>
+      <td>{r.method === "paytabs" ? "Refund through PayTabs" : "Refund (recorded)"}</td>
+      <td>{REFUND_STATUS[r.status] ?? r.status}</td>
+      <td>
+        <span className="admin-muted">—</span>
+      </td>
+      <td />
+    </tr>
+  );
+}
+
+export function PaymentsSection({ payments, refunds, clientName, onRefunded }: { payments: ClientPaymentView[]; refunds: RefundRow[]; clientName: string; onRefunded: () => void }) {
   const id = useId();
   const [refunding, setRefunding] = useState<ClientPaymentView | null>(null);
   return (
@@ -17,7 +36,7 @@ export function PaymentsSection({ payments, clientName, onRefunded }: { payments
       <h2 className="panel__title" id={`${id}-title`}>
         Payments
       </h2>
-      <p className="admin-panel__lead">Refunds show in the ledger as Payment refund, and as their own lines in the client&apos;s payment history.</p>
+      <p className="admin-panel__lead">Each refund is its own line under the payment it refunds, here and in the client&apos;s payment history.</p>
       {payments.length === 0 ? (
         <p className="empty__title">No payments</p>
       ) : (
@@ -41,7 +60,7 @@ export function PaymentsSection({ payments, clientName, onRefunded }: { payments
               </tr>
             </thead>
             <tbody>
-              {payments.map((p) => (
+              {payments.map((p) => [
                 <tr key={p.id}>
                   <td className="nowrap">{shortDate(p.paymentDate)}</td>
                   <td className="num nowrap">{formatMoney(p.amount)}</td>
@@ -66,8 +85,9 @@ export function PaymentsSection({ payments, clientName, onRefunded }: { payments
                       </span>
                     </button>
                   </td>
-                </tr>
-              ))}
+                </tr>,
+                ...refunds.filter((r) => r.paymentRecordId === p.id).map((r) => <RefundLine key={r.id} r={r} />),
+              ])}
             </tbody>
           </table>
         </div>
