@@ -71,6 +71,8 @@ pub struct Resolved {
 
 struct Known {
     current: Arc<Catalogue>,
+    /// The current catalogue's settings, as the API uses them.
+    site: Arc<crate::site::SiteInfo>,
     /// Every version loaded since start, oldest first, at most [`KEEP`].
     seen: VecDeque<Arc<Catalogue>>,
 }
@@ -81,8 +83,6 @@ pub struct Catalogues {
     known: RwLock<Known>,
     /// Held while loading; maps the versions the site did not have to when that was learnt.
     loading: tokio::sync::Mutex<HashMap<String, Instant>>,
-    /// The settings the API started with (`AppState::site` is built from them once).
-    started_with: content_model::catalogue::CatalogueSettings,
 }
 
 impl Catalogues {
@@ -114,8 +114,8 @@ impl Catalogues {
         tracing::info!(source = %source, version = %first.version, "catalogue loaded");
         let first = Arc::new(first);
         Ok(Catalogues {
-            started_with: first.settings.clone(),
             known: RwLock::new(Known {
+                site: Arc::new(crate::site::SiteInfo::from_catalogue(&first)?),
                 current: first.clone(),
                 seen: VecDeque::from([first]),
             }),
@@ -128,6 +128,12 @@ impl Catalogues {
     /// The newest catalogue this process has.
     pub fn current(&self) -> Arc<Catalogue> {
         self.known.read().expect("not poisoned").current.clone()
+    }
+
+    /// The current catalogue's settings (coach's email, time zone, business, scheduling): an
+    /// edit applies with the first request that brings the new catalogue in.
+    pub fn site(&self) -> Arc<crate::site::SiteInfo> {
+        self.known.read().expect("not poisoned").site.clone()
     }
 
     /// The package with this id: as the current catalogue has it, else as the newest catalogue
@@ -199,12 +205,14 @@ impl Catalogues {
         if known.current.version == catalogue.version {
             return;
         }
-        if catalogue.settings != self.started_with {
-            tracing::warn!(
-                version = %catalogue.version,
-                "the site's settings changed: prices and validities apply now, the settings \
-                 (coach's email, time zone, business) when the API restarts"
-            );
+        if catalogue.settings != known.current.settings {
+            match crate::site::SiteInfo::from_catalogue(&catalogue) {
+                Ok(site) => known.site = Arc::new(site),
+                Err(e) => tracing::warn!(
+                    version = %catalogue.version, error = format!("{e:#}"),
+                    "the site's new settings are not usable: the API keeps the previous ones"
+                ),
+            }
         }
         tracing::info!(from = %known.current.version, to = %catalogue.version, "catalogue updated");
         let catalogue = match known

@@ -101,7 +101,7 @@ pub async fn send_expiry_reminders(state: &AppState) -> anyhow::Result<usize> {
         .await?;
         if let Some(r) = claimed {
             let mail = credit_templates::credits_expiring(
-                &state.site.name,
+                &state.site().name,
                 &r.email,
                 &r.full_name,
                 r.remaining,

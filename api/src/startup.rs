@@ -108,7 +108,6 @@ impl Application {
             db: db.clone(),
             limiter: Arc::new(RateLimiter::for_database(&db, config.rate_limits)),
             config: Arc::new(config),
-            site: Arc::new(site),
             catalogue: Arc::new(catalogue),
             mail_wake: Arc::new(Notify::new()),
             paytabs,

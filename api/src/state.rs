@@ -18,7 +18,6 @@ use crate::site::SiteInfo;
 pub struct AppState {
     pub db: Db,
     pub config: Arc<Config>,
-    pub site: Arc<SiteInfo>,
     /// The packages purchases are priced from, as the site publishes them.
     pub catalogue: Arc<crate::catalogue::Catalogues>,
     pub limiter: Arc<RateLimiter>,
@@ -30,4 +29,12 @@ pub struct AppState {
     /// Exact caches of the session lookup and the client's dashboard (SQLite; `read_cache`).
     pub sessions: Arc<ReadCache<String, SessionRow>>,
     pub dashboards: Arc<ReadCache<(String, &'static str), CachedDashboard>>,
+}
+
+impl AppState {
+    /// The site's settings the API uses, from the current catalogue: an edit on the site
+    /// reaches them with the first purchase that brings its catalogue in (see `catalogue`).
+    pub fn site(&self) -> Arc<SiteInfo> {
+        self.catalogue.site()
+    }
 }

@@ -65,7 +65,7 @@ pub async fn price(state: &AppState, asked: &Asked<'_>) -> Result<CataloguePacka
         return Err(AppError::Conflict(format!(
             "The price of this package has changed to {} {}. Please refresh the page to see the current price.",
             package.price.display(),
-            state.site.currency
+            state.site().currency
         )));
     }
     // A page built with an older catalogue: its buyer gets what the card said, or is told.

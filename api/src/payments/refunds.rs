@@ -402,14 +402,14 @@ async fn queue_email(
     .await?;
     let paid_on = crate::domain::parse_ts(&paid_on)
         .map(|t| {
-            t.with_timezone(&state.site.time_zone)
+            t.with_timezone(&state.site().time_zone)
                 .format("%Y-%m-%d")
                 .to_string()
         })
         .map(|d| display_day(&d))
         .unwrap_or(paid_on);
     let mail = credit_templates::payment_refunded(
-        &state.site.name,
+        &state.site().name,
         &email,
         &name,
         &with_cents(amount),

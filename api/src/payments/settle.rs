@@ -147,8 +147,8 @@ pub async fn apply(
         // default.
         let months = package
             .as_ref()
-            .map_or(state.site.default_validity_months, |p| p.validity_months);
-        let validity = Validity::months_from(chrono::Utc::now(), months, state.site.time_zone);
+            .map_or(state.site().default_validity_months, |p| p.validity_months);
+        let validity = Validity::months_from(chrono::Utc::now(), months, state.site().time_zone);
         let applied = record_online_purchase(
             &mut db_tx,
             state.db.backend,
@@ -186,7 +186,7 @@ pub async fn apply(
             enqueue(
                 &mut db_tx,
                 &templates::purchase_receipt(
-                    &state.site.name,
+                    &state.site().name,
                     &customer_email,
                     name.as_deref().unwrap_or(""),
                     &package,

@@ -269,7 +269,7 @@ pub async fn sign_up(
     );
     enqueue(
         &mut tx,
-        &templates::email_confirmation(&state.site.name, email.as_str(), full_name, &link),
+        &templates::email_confirmation(&state.site().name, email.as_str(), full_name, &link),
     )
     .await?;
     let token = create_session(&state, &mut tx, &user_id, &headers, &ip).await?;
@@ -439,7 +439,7 @@ pub async fn resend_confirmation(
     );
     enqueue(
         &mut tx,
-        &templates::email_confirmation(&state.site.name, &user.email, &user.full_name, &link),
+        &templates::email_confirmation(&state.site().name, &user.email, &user.full_name, &link),
     )
     .await?;
     tx.commit().await?;
@@ -532,7 +532,7 @@ pub async fn request_password_reset(
         let link = format!("{}/auth?reset={token}", state.config.public_base_url);
         enqueue(
             &mut tx,
-            &templates::password_reset(&state.site.name, email.as_str(), &link),
+            &templates::password_reset(&state.site().name, email.as_str(), &link),
         )
         .await?;
         tx.commit().await?;

@@ -204,7 +204,7 @@ async fn finish(
             (false, false) => CancelCredit::NoneHeld,
         };
         let mail =
-            templates::booking_cancellation(&state.site.name, &email, &name, &details, credit);
+            templates::booking_cancellation(&state.site().name, &email, &name, &details, credit);
         enqueue(tx, &mail).await?;
     }
     tracing::info!(

@@ -145,12 +145,12 @@ pub async fn send_contact(
     .await?;
     enqueue(
         &mut tx,
-        &templates::contact_notification(&state.site.name, &state.site.coach_email, &details),
+        &templates::contact_notification(&state.site().name, &state.site().coach_email, &details),
     )
     .await?;
     enqueue(
         &mut tx,
-        &templates::contact_acknowledgement(&state.site.name, &details),
+        &templates::contact_acknowledgement(&state.site().name, &details),
     )
     .await?;
     tx.commit().await?;

@@ -348,7 +348,7 @@ pub async fn dashboard(
         account: account(&state, &user.user_id).await?,
         upcoming_sessions: sessions.into_iter().map(SessionView::from).collect(),
         payments: payments.into_iter().map(PaymentRecordView::from).collect(),
-        scheduler_name: state.site.scheduler_name.clone(),
+        scheduler_name: state.site().scheduler_name.clone(),
         scheduler_url: scheduling_page(&state),
     };
     let body = Bytes::from(serde_json::to_vec(&view).map_err(anyhow::Error::from)?);
@@ -401,7 +401,7 @@ pub async fn set_payment_history(
 fn scheduling_page(state: &AppState) -> String {
     let configured = &state.config.calendly.scheduling_url;
     if configured.is_empty() {
-        state.site.booking_url.clone()
+        state.site().booking_url.clone()
     } else {
         configured.clone()
     }
@@ -445,6 +445,6 @@ pub async fn book_session(
             encode(&user.email),
             encode(&reference)
         ),
-        scheduler_name: state.site.scheduler_name.clone(),
+        scheduler_name: state.site().scheduler_name.clone(),
     }))
 }

@@ -128,7 +128,7 @@ pub async fn subscribe(
     enqueue(
         &mut tx,
         &templates::newsletter_confirmation(
-            &state.site.name,
+            &state.site().name,
             email.as_str(),
             &confirm_link,
             &unsubscribe_link,
@@ -198,7 +198,7 @@ pub async fn unsubscribe_page(
 ) -> Html<String> {
     let t = escape(q.t.as_deref().unwrap_or(""));
     page(
-        &state.site.name,
+        &state.site().name,
         "Unsubscribe",
         &format!(
             "<p>Stop receiving leadership insights by email?</p><form method=\"post\" action=\"/api/newsletter/unsubscribe?t={t}\">\
@@ -227,7 +227,7 @@ pub async fn unsubscribe(
         .await?;
     }
     Ok(page(
-        &state.site.name,
+        &state.site().name,
         "You have been unsubscribed",
         "<p>You will not receive further newsletters. You can subscribe again at any time from the website.</p>",
     ))

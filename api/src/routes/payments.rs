@@ -128,7 +128,7 @@ pub async fn create(
     .bind(package.package_type.as_str())
     .bind(i64::from(package.sessions))
     .bind(package.price.minor())
-    .bind(&state.site.currency)
+    .bind(&state.site().currency)
     .bind(name.as_deref())
     .bind(email.as_str())
     .bind(phone.as_deref())
@@ -144,7 +144,7 @@ pub async fn create(
     let base = &state.config.public_base_url;
     let request = PageRequest {
         cart_id: &cart_id,
-        currency: &state.site.currency,
+        currency: &state.site().currency,
         amount: package.price.minor(),
         description: &description,
         customer_name: name.as_deref().unwrap_or_default(),

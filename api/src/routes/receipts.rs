@@ -103,9 +103,9 @@ async fn load(
         issued_at: r.issued_at,
         payment_id: r.id,
         business: BusinessView {
-            name: state.site.business_name.clone(),
-            address: state.site.business_address.clone(),
-            tax_id: state.site.tax_id.clone(),
+            name: state.site().business_name.clone(),
+            address: state.site().business_address.clone(),
+            tax_id: state.site().tax_id.clone(),
         },
         client_name: r.full_name,
         client_email: r.email,
@@ -115,7 +115,7 @@ async fn load(
         payment_method: r.payment_method,
         payment_day: parse_ts(&r.payment_date)
             .map(|t| {
-                t.with_timezone(&state.site.time_zone)
+                t.with_timezone(&state.site().time_zone)
                     .format("%Y-%m-%d")
                     .to_string()
             })
@@ -163,7 +163,7 @@ pub async fn issue_and_send(
         .await?
         .ok_or_else(|| anyhow::anyhow!("the payment {payment_id} has no receipt"))?;
     let mail = templates::payment_receipt(
-        &state.site.name,
+        &state.site().name,
         &view.client_email,
         &view.client_name,
         &templates::ReceiptSummary {

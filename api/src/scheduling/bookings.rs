@@ -128,7 +128,7 @@ pub fn session_details<'a>(
         start,
         end,
         meet_link,
-        time_zone: state.site.time_zone,
+        time_zone: state.site().time_zone,
     }
 }
 
@@ -332,13 +332,13 @@ async fn created(
         Outcome::Pending(reason) => {
             let when = details
                 .start
-                .with_timezone(&state.site.time_zone)
+                .with_timezone(&state.site().time_zone)
                 .format("%b %d, %Y %H:%M")
                 .to_string();
             let who = format!("{} <{}>", inv.name, inv.email);
             mail.push(templates::booking_needs_attention(
-                &state.site.name,
-                &state.site.coach_email,
+                &state.site().name,
+                &state.site().coach_email,
                 &who,
                 &when,
                 reason,
@@ -351,7 +351,7 @@ async fn created(
                 .map(|c| c.1.clone())
                 .unwrap_or_else(|| inv.name.clone());
             mail.push(templates::booking_confirmation(
-                &state.site.name,
+                &state.site().name,
                 &inv.email,
                 &name,
                 &details,
@@ -440,7 +440,7 @@ async fn canceled(
             (false, false) => CancelCredit::NoneHeld,
         };
         mail.push(templates::booking_cancellation(
-            &state.site.name,
+            &state.site().name,
             &inv.email,
             &inv.name,
             &details,
@@ -538,7 +538,7 @@ pub async fn confirm_with_credit(
         booking.google_meet_link.as_deref(),
     );
     if let (Some((email, name)), Some(details)) = (recipient, details) {
-        let mail = templates::booking_confirmation(&state.site.name, &email, &name, &details);
+        let mail = templates::booking_confirmation(&state.site().name, &email, &name, &details);
         enqueue(conn, &mail).await?;
     }
     Ok(Applied::Yes)

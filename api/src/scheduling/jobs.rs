@@ -68,7 +68,7 @@ pub async fn send_reminders(state: &AppState) -> anyhow::Result<usize> {
             continue;
         };
         let mail =
-            templates::booking_reminder(&state.site.name, &row.email, &row.full_name, &details);
+            templates::booking_reminder(&state.site().name, &row.email, &row.full_name, &details);
         enqueue(&mut tx, &mail).await?;
     }
     tx.commit().await?;

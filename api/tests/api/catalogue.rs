@@ -103,10 +103,19 @@ impl Origin {
 /// The catalogue the build publishes for the repository's content, with `edit` made to
 /// `packages.yaml` first.
 fn catalogue_with(edit: impl FnOnce(&mut Vec<Package>)) -> Catalogue {
+    catalogue_with_settings(|_| {}, edit)
+}
+
+/// The same, with `settings.yaml` edited too.
+fn catalogue_with_settings(
+    edit_settings: impl FnOnce(&mut Settings),
+    edit: impl FnOnce(&mut Vec<Package>),
+) -> Catalogue {
     let content = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
     let read = |name: &str| std::fs::read_to_string(content.join(name)).unwrap();
-    let settings: Settings = yaml::parse(&read("settings.yaml"), Path::new("settings.yaml"), 0)
+    let mut settings: Settings = yaml::parse(&read("settings.yaml"), Path::new("settings.yaml"), 0)
         .expect("content/settings.yaml");
+    edit_settings(&mut settings);
     let mut packages: Vec<Package> =
         yaml::parse(&read("packages.yaml"), Path::new("packages.yaml"), 0)
             .expect("content/packages.yaml");
@@ -336,4 +345,34 @@ async fn an_unknown_version_is_refused_after_one_fetch_and_a_bad_site_keeps_the_
         )
         .await;
     assert_eq!(unnamed.status(), 200);
+}
+
+/// The scheduling service the client's dashboard names (settings `scheduling.host_name`).
+async fn scheduler(app: &TestApp, c: &reqwest::Client) -> String {
+    let dash: Value = app.get_as(c, "/api/dashboard").await.json().await.unwrap();
+    dash["schedulerName"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_settings_edit_on_the_site_reaches_the_running_api_with_its_catalogue() {
+    let v1 = catalogue_with(|_| {});
+    let origin = Origin::start(&v1).await;
+    let app = spawn_app_with(crate::support::Options {
+        catalogue_url: Some(origin.url.clone()),
+        ..Default::default()
+    })
+    .await;
+    let mona = client(&app, "mona@example.com").await;
+    assert_eq!(scheduler(&app, &mona).await, "Calendly");
+
+    // The coach moves to another scheduling service; the site is deployed.
+    let v2 = catalogue_with_settings(|s| s.scheduling.host_name = "Cal.com".into(), |_| {});
+    assert_ne!(
+        v2.version, v1.version,
+        "the settings the API uses are in the version"
+    );
+    origin.publish(&v2);
+    // The first purchase from the new pages brings the catalogue in, settings and all.
+    approve(buy(&app, &mona, purchase(1, 4500.0, &v2.version)).await).await;
+    assert_eq!(scheduler(&app, &mona).await, "Cal.com");
 }

@@ -142,7 +142,7 @@ pub async fn phone_booking(
         .map_err(|_| AppError::field("sessionTime", "Session time is required"))?;
     // Date + time with seconds, in the coach's zone, stored in UTC.
     let start = state
-        .site
+        .site()
         .time_zone
         .from_local_datetime(&day.and_time(clock))
         .earliest()
@@ -215,7 +215,7 @@ pub async fn phone_booking(
         let details = session_details(&state, &id, &title, start, end, link.as_deref());
         enqueue(
             &mut tx,
-            &templates::booking_confirmation(&state.site.name, &email, &name, &details),
+            &templates::booking_confirmation(&state.site().name, &email, &name, &details),
         )
         .await?;
     }
@@ -499,7 +499,7 @@ pub async fn cancel_booking(
         );
         if let (Some((email, name)), Some(details)) = (recipient, details) {
             let mail = templates::booking_cancellation(
-                &state.site.name,
+                &state.site().name,
                 &email,
                 &name,
                 &details,

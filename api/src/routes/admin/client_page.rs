@@ -253,8 +253,8 @@ pub async fn adjust_credits(
     // Credits given here last the settings' default validity, from today.
     let validity = Validity::months_from(
         chrono::Utc::now(),
-        state.site.default_validity_months,
-        state.site.time_zone,
+        state.site().default_validity_months,
+        state.site().time_zone,
     );
     match credits::adjust(
         &mut tx,

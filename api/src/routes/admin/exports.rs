@@ -129,7 +129,7 @@ pub async fn payments_csv(
     for r in rows {
         let date = parse_ts(&r.happened_at)
             .map(|t| {
-                t.with_timezone(&state.site.time_zone)
+                t.with_timezone(&state.site().time_zone)
                     .format("%Y-%m-%d")
                     .to_string()
             })

@@ -86,7 +86,7 @@ pub async fn extend_lot(
     let day = NaiveDate::parse_from_str(day, "%Y-%m-%d")
         .map_err(|_| AppError::field("expiresOn", "Choose the new expiry date"))?;
     let today = chrono::Utc::now()
-        .with_timezone(&state.site.time_zone)
+        .with_timezone(&state.site().time_zone)
         .date_naive();
     let latest = today
         .checked_add_months(chrono::Months::new(super::MAX_VALIDITY_MONTHS))
@@ -100,7 +100,7 @@ pub async fn extend_lot(
     let reason = Notes::parse_optional("reason", body.reason.as_deref(), 500)?
         .filter(|r| r.as_str().chars().count() >= 3)
         .ok_or_else(|| AppError::field("reason", "Give a reason (at least 3 characters)"))?;
-    let validity = Validity::through(day, state.site.time_zone);
+    let validity = Validity::through(day, state.site().time_zone);
     let mut tx = state.db.pool.begin().await?;
     match credits::extend_lot(
         &mut tx,

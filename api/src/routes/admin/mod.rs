@@ -84,7 +84,7 @@ pub fn router() -> Router<AppState> {
 /// A day in the coach's time zone, as the UTC timestamp of its first instant.
 fn start_of_local_day(state: &AppState, day: NaiveDate) -> String {
     state
-        .site
+        .site()
         .time_zone
         .from_local_datetime(&day.and_time(NaiveTime::MIN))
         .earliest()
@@ -96,7 +96,7 @@ fn start_of_local_day(state: &AppState, day: NaiveDate) -> String {
 fn validity_months(state: &AppState, picked: Option<i64>) -> Result<u32, AppError> {
     let max = i64::from(MAX_VALIDITY_MONTHS);
     match picked {
-        None => Ok(state.site.default_validity_months),
+        None => Ok(state.site().default_validity_months),
         Some(m) if (1..=max).contains(&m) => Ok(m as u32),
         Some(_) => Err(AppError::field(
             "validityMonths",

@@ -130,13 +130,13 @@ pub async fn add_payment(
     // The payment date is a day in the coach's time zone; stored as its start in UTC.
     let payment_date = start_of_local_day(&state, day);
     let paid_at = crate::domain::parse_ts(&payment_date).unwrap_or_else(chrono::Utc::now);
-    let validity = Validity::months_from(paid_at, months, state.site.time_zone);
+    let validity = Validity::months_from(paid_at, months, state.site().time_zone);
 
     let mut tx = state.db.pool.begin().await?;
     let payment = OfflinePayment {
         client_id: client.as_str(),
         amount,
-        currency: &state.site.currency,
+        currency: &state.site().currency,
         sessions,
         payment_date: &payment_date,
         method,
@@ -162,7 +162,7 @@ pub async fn add_payment(
         Json(RecordedPaymentView {
             id,
             client_id: client.as_str().to_string(),
-            amount: MoneyView::new(amount.minor(), &state.site.currency),
+            amount: MoneyView::new(amount.minor(), &state.site().currency),
             sessions_purchased: sessions,
             payment_date,
             payment_method: method.to_string(),

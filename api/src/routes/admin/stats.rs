@@ -48,9 +48,9 @@ pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> AppResul
         .bind(BookingStatus::Completed.as_str())
         .fetch_one(pool)
         .await?;
-    let local_now = Utc::now().with_timezone(&state.site.time_zone);
+    let local_now = Utc::now().with_timezone(&state.site().time_zone);
     let first = state
-        .site
+        .site()
         .time_zone
         .with_ymd_and_hms(local_now.year(), local_now.month(), 1, 0, 0, 0)
         .earliest()
@@ -66,6 +66,6 @@ pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> AppResul
         total_credits,
         upcoming_sessions: upcoming,
         completed_sessions: completed,
-        revenue_this_month: MoneyView::new(revenue, &state.site.currency),
+        revenue_this_month: MoneyView::new(revenue, &state.site().currency),
     }))
 }

@@ -203,7 +203,9 @@ pub async fn create_user(
     AdminUser(admin): AdminUser,
     AppJson(body): AppJson<CreateUser>,
 ) -> AppResult<(StatusCode, Json<CreatedUser>)> {
-    let today = Utc::now().with_timezone(&state.site.time_zone).date_naive();
+    let today = Utc::now()
+        .with_timezone(&state.site().time_zone)
+        .date_naive();
     let months = super::validity_months(&state, body.validity_months)?;
     let user = check(body, today)?;
     let hash = hash_password(&user.password).await?;
@@ -224,12 +226,12 @@ pub async fn create_user(
     if user.role == Role::Client && user.credits > 0 {
         let payment_date = start_of_local_day(&state, user.day);
         let paid_at = crate::domain::parse_ts(&payment_date).unwrap_or_else(Utc::now);
-        let validity = Validity::months_from(paid_at, months, state.site.time_zone);
+        let validity = Validity::months_from(paid_at, months, state.site().time_zone);
         let applied = if user.amount.minor() > 0 {
             let payment = OfflinePayment {
                 client_id: &user_id,
                 amount: user.amount,
-                currency: &state.site.currency,
+                currency: &state.site().currency,
                 sessions: user.credits,
                 payment_date: &payment_date,
                 method: &user.method,
@@ -275,7 +277,7 @@ pub async fn create_user(
         .await?;
     let link = format!("{}/auth?reset={token}", state.config.public_base_url);
     let welcome = templates::welcome_set_password(
-        &state.site.name,
+        &state.site().name,
         user.email.as_str(),
         user.full_name.as_str(),
         &link,
