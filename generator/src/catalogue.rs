@@ -7,20 +7,11 @@
 //! the newest catalogue without knowing its version first, and a deploy replaces the whole
 //! site, so an old fingerprinted file would not stay behind to be fetched anyway.
 
-use content_model::catalogue::{Catalogue, FILE};
+use content_model::catalogue::Catalogue;
 
 use crate::content::Library;
-use crate::output::OutputFile;
 
 /// The catalogue of this content.
 pub fn of(library: &Library) -> Catalogue {
     Catalogue::new(&library.settings, &library.packages.items)
-}
-
-/// The catalogue as the file the build writes (`catalogue.json` at the site's root).
-pub fn file(library: &Library) -> OutputFile {
-    OutputFile {
-        rel: FILE.into(),
-        bytes: of(library).to_json(),
-    }
 }

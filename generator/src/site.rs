@@ -90,6 +90,9 @@ struct Loaded {
     base: Map<String, Value>,
     base_url: String,
     chrome: render::Chrome,
+    /// What `/catalogue.json` publishes, computed once per load: the pricing pages name its
+    /// version.
+    catalogue: content_model::catalogue::Catalogue,
 }
 
 impl Loaded {
@@ -108,6 +111,7 @@ impl Loaded {
             drafts: opts.drafts,
             now: opts.now,
             fetched_videos: &self.fetched,
+            catalogue_version: &self.catalogue.version,
         };
         f(&Planner {
             lib: &self.library,
@@ -140,7 +144,10 @@ impl Loaded {
                 .into_bytes(),
             });
         }
-        files.push(crate::catalogue::file(&self.library));
+        files.push(OutputFile {
+            rel: content_model::catalogue::FILE.into(),
+            bytes: self.catalogue.to_json(),
+        });
         let tera = &self.theme.tera;
         files.push(OutputFile {
             rel: "robots.txt".into(),
@@ -234,7 +241,9 @@ fn load(opts: &Options) -> Result<Loaded, SiteErrors> {
     };
     let base = render::base_context(&library, opts.drafts, opts.now);
     let base_url = library.settings.base_url.trim_end_matches('/').to_string();
+    let catalogue = crate::catalogue::of(&library);
     Ok(Loaded {
+        catalogue,
         library,
         theme,
         fetched,

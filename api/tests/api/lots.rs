@@ -56,6 +56,44 @@ async fn remaining(app: &TestApp, lot: &str) -> i64 {
         .unwrap()
 }
 
+/// `n` bookings take a credit each (`booking:1` … `booking:n`), through the ledger.
+async fn debit(app: &TestApp, client_id: &str, n: usize) {
+    let db = &app.state.db;
+    let mut tx = db.pool.begin().await.unwrap();
+    for i in 1..=n {
+        debit_one(&mut tx, db.backend, client_id, &format!("booking:{i}"))
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+}
+
+/// A confirmed booking that took its credit from `lot` is cancelled: the credit goes back.
+async fn cancel_booking_on(
+    app: &TestApp,
+    client_id: &str,
+    lot: &str,
+    booking: &str,
+    reference: &str,
+) {
+    let db = &app.state.db;
+    sqlx::query(
+        "INSERT INTO bookings (id, client_id, session_date, status, created_at, source, credit_debited, credit_lot_id)
+         VALUES ($1, $2, '2030-01-01T10:00:00.000000Z', 'confirmed', '2026-01-01T00:00:00.000000Z', 'phone', 1, $3)",
+    )
+    .bind(booking)
+    .bind(client_id)
+    .bind(lot)
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    let mut tx = db.pool.begin().await.unwrap();
+    refund_one(&mut tx, db.backend, client_id, booking, reference)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+}
+
 /// Time passes: the lot's last day was yesterday.
 async fn make_due(app: &TestApp, lot: &str) {
     let past = api::domain::ts(chrono::Utc::now() - chrono::Duration::minutes(1));
@@ -104,14 +142,7 @@ async fn bookings_use_the_lot_that_expires_first_and_a_cancel_returns_the_credit
         in_three_months.format("%Y-%m-%d").to_string()
     );
 
-    let db = &app.state.db;
-    let mut tx = db.pool.begin().await.unwrap();
-    for n in 1..=3 {
-        debit_one(&mut tx, db.backend, &id, &format!("booking:{n}"))
-            .await
-            .unwrap();
-    }
-    tx.commit().await.unwrap();
+    debit(&app, &id, 3).await;
     // Two from the 3-month lot, then one from the 12-month lot.
     assert_eq!(remaining(&app, &short_lot).await, 0);
     assert_eq!(remaining(&app, &long_lot).await, 1);
@@ -124,22 +155,14 @@ async fn bookings_use_the_lot_that_expires_first_and_a_cancel_returns_the_credit
     assert_eq!(dash["account"]["nextExpiry"]["credits"], 1);
 
     // A booking that took the first credit is cancelled: it goes back to the 3-month lot.
-    let booking = "b0000000000000000000000000000001";
-    sqlx::query(
-        "INSERT INTO bookings (id, client_id, session_date, status, created_at, source, credit_debited, credit_lot_id)
-         VALUES ($1, $2, '2030-01-01T10:00:00.000000Z', 'confirmed', '2026-01-01T00:00:00.000000Z', 'phone', 1, $3)",
+    cancel_booking_on(
+        &app,
+        &id,
+        &short_lot,
+        "b0000000000000000000000000000001",
+        "cancel:1",
     )
-    .bind(booking)
-    .bind(&id)
-    .bind(&short_lot)
-    .execute(&db.pool)
-    .await
-    .unwrap();
-    let mut tx = db.pool.begin().await.unwrap();
-    refund_one(&mut tx, db.backend, &id, booking, "cancel:1")
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    .await;
     assert_eq!(remaining(&app, &short_lot).await, 1);
     assert_eq!(remaining(&app, &long_lot).await, 1);
     assert_eq!(credits(&app, "mona@example.com").await, (4, 2, 2));
@@ -154,13 +177,9 @@ async fn two_sweeps_racing_expire_a_lot_exactly_once() {
     let id = user_id(&app, "mona@example.com").await;
     let payment = pay_offline(&app, &boss, &id, 5, 6).await;
     let (lot, _) = lot_of_payment(&app, &payment).await;
-    let db = &app.state.db;
-    let mut tx = db.pool.begin().await.unwrap();
-    debit_one(&mut tx, db.backend, &id, "booking:1")
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    debit(&app, &id, 1).await;
     make_due(&app, &lot).await;
+    let db = &app.state.db;
 
     // Two API processes: two connections to the one database, sweeping at once.
     let other = api::db::Db::connect(&app.database_url).await.unwrap();
@@ -186,22 +205,14 @@ async fn two_sweeps_racing_expire_a_lot_exactly_once() {
 
     // The booking is cancelled after its lot expired: the credit comes back and leaves again
     // at once, both visible in the ledger.
-    let booking = "b0000000000000000000000000000002";
-    sqlx::query(
-        "INSERT INTO bookings (id, client_id, session_date, status, created_at, source, credit_debited, credit_lot_id)
-         VALUES ($1, $2, '2030-01-01T10:00:00.000000Z', 'confirmed', '2026-01-01T00:00:00.000000Z', 'phone', 1, $3)",
+    cancel_booking_on(
+        &app,
+        &id,
+        &lot,
+        "b0000000000000000000000000000002",
+        "cancel:late",
     )
-    .bind(booking)
-    .bind(&id)
-    .bind(&lot)
-    .execute(&db.pool)
-    .await
-    .unwrap();
-    let mut tx = db.pool.begin().await.unwrap();
-    refund_one(&mut tx, db.backend, &id, booking, "cancel:late")
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    .await;
     assert_eq!(credits(&app, "mona@example.com").await, (0, 0, 0));
     assert_eq!(
         count(
@@ -377,14 +388,7 @@ async fn a_paytabs_refund_takes_only_unused_credits_and_a_replayed_notification_
     let id = user_id(&app, "mona@example.com").await;
     let payment = buy_five(&app, &mona).await;
     assert_eq!(credits(&app, "mona@example.com").await, (5, 0, 5));
-    let db = &app.state.db;
-    let mut tx = db.pool.begin().await.unwrap();
-    for n in 1..=2 {
-        debit_one(&mut tx, db.backend, &id, &format!("booking:{n}"))
-            .await
-            .unwrap();
-    }
-    tx.commit().await.unwrap();
+    debit(&app, &id, 2).await;
 
     let refund = format!("/api/admin/payments/{payment}/refund");
     let bounds: Value = app.get_as(&boss, &refund).await.json().await.unwrap();
@@ -438,7 +442,7 @@ async fn a_paytabs_refund_takes_only_unused_credits_and_a_replayed_notification_
     // The stand-in's own signed notification arrives, and then a replay of it.
     let (cart, tran_ref): (String, String) =
         sqlx::query_as("SELECT cart_id, tran_ref FROM payment_refunds")
-            .fetch_one(&db.pool)
+            .fetch_one(&app.state.db.pool)
             .await
             .unwrap();
     for _ in 0..3 {

@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -24,6 +24,8 @@ pub struct Options<'a> {
     pub now: DateTime<Utc>,
     /// Videos fetched from the YouTube channel, merged after the curated ones.
     pub fetched_videos: &'a [Video],
+    /// The version of the catalogue this build publishes (`/catalogue.json`).
+    pub catalogue_version: &'a str,
 }
 
 /// A blog post's card on /resources as planned, before it is rendered.
@@ -273,7 +275,7 @@ impl<'a> Planner<'a> {
             .filter(|e| self.published_resource(&e.meta))
             .collect();
         resources.sort_by_key(|e| (e.meta.display_order, e.slug.clone()));
-        cards.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.slug.cmp(&b.slug)));
+        cards.sort_by(|a, b| newest_first((a.created_at, &a.slug), (b.created_at, &b.slug)));
         let mut all_tags: Vec<String> = resources
             .iter()
             .flat_map(|e| e.meta.tags.iter())
@@ -315,10 +317,7 @@ impl<'a> Planner<'a> {
             .filter(|(_, e)| self.published_post(&e.meta))
             .collect();
         published.sort_by(|(_, a), (_, b)| {
-            b.meta
-                .created_at
-                .cmp(&a.meta.created_at)
-                .then(a.slug.cmp(&b.slug))
+            newest_first((a.meta.created_at, &a.slug), (b.meta.created_at, &b.slug))
         });
         published
             .iter()
@@ -458,7 +457,7 @@ impl<'a> Planner<'a> {
             .collect();
         // Each purchase names the catalogue its page was built with, so the API prices it
         // from that one (see api/src/catalogue.rs).
-        let version = crate::catalogue::of(self.lib).version;
+        let version = self.opts.catalogue_version;
         for (path, kind) in [
             ("/pricing", PackageType::Individual),
             ("/group-team-coaching-pricing", PackageType::Group),
@@ -476,7 +475,7 @@ impl<'a> Planner<'a> {
                         },
                     )
                     .with("packages", views::packages(&active, kind))
-                    .with("catalogue_version", &version),
+                    .with("catalogue_version", version),
             );
         }
     }
@@ -557,6 +556,12 @@ impl Planner<'_> {
                 .hidden(),
         );
     }
+}
+
+/// The order of posts on /resources and in the feed: newest first, then by slug. One
+/// function, because `site build` keeps the Markdown of exactly the posts the feed will show.
+fn newest_first(a: (NaiveDate, &str), b: (NaiveDate, &str)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(b.1))
 }
 
 /// An image field as published: `/static/…` paths get their fingerprinted name.
