@@ -129,3 +129,28 @@ test("no content page is wider than a 390 px phone", async () => {
   assert.deepEqual(wide, [], "pages that scroll sideways at 390 px");
   await v.context.close();
 });
+
+test("an island page does not move as its island renders (no layout shift on a phone)", async () => {
+  const v = await visitor(browser, "brand-shift", { mobile: true });
+  // A phone on a slow network: the page paints with its loading state well before the
+  // island's code arrives.
+  await v.context.route(/\/assets\/islands\/(?!site-)/, async (route) => {
+    await new Promise((ok) => setTimeout(ok, 700));
+    await route.continue();
+  });
+  for (const path of ["/auth", "/payment/success"]) {
+    // Every layout shift from the first paint on, as Chromium reports it to the page.
+    await v.page.addInitScript(() => {
+      window.__shift = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shift += e.value;
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await v.page.goto(product.site + path, { waitUntil: "networkidle" });
+    await v.page.locator(".island--live").first().waitFor();
+    await v.page.waitForTimeout(300);
+    const shift = await v.page.evaluate(() => window.__shift);
+    assert.ok(shift < 0.01, `${path}: cumulative layout shift ${shift.toFixed(3)} as the island rendered`);
+  }
+  await v.context.close();
+});
