@@ -65,8 +65,19 @@ test("the heading and text faces are preloaded, swap in and cover Latin and Arab
   );
   assert.equal(arabicRequested, false, "no Arabic font on an English page");
   await v.page.goto(`${product.site}/terms`, { waitUntil: "networkidle" });
+  await v.page.waitForSelector("html.fonts-arabic", { state: "attached" });
   const arabic = await fontsUsedBy(v.page, 'section[lang="ar"] p');
-  assert.ok(arabic.some((f) => f === "Brand Sans|U+600-6FF|loaded"), `Arabic text uses its companion face (${arabic})`);
+  assert.ok(arabic.some((f) => f === "Brand Sans Arabic|U+600-6FF|loaded"), `Arabic text uses its companion face (${arabic})`);
+  const arabicHeading = await fontsUsedBy(v.page, 'section[lang="ar"] h2');
+  assert.ok(arabicHeading.some((f) => f === "Brand Serif Arabic|U+600-6FF|loaded"), `the Arabic heading uses the serif's companion (${arabicHeading})`);
+  // The Arabic version sits below the English one: its fonts wait until the page has painted.
+  const late = await v.page.evaluate(() => {
+    const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime;
+    const fonts = performance.getEntriesByType("resource").filter((r) => /arabic/.test(r.name));
+    return { fcp, starts: fonts.map((r) => r.startTime) };
+  });
+  assert.ok(late.fcp > 0 && late.starts.length === 2, `both Arabic faces downloaded (${JSON.stringify(late)})`);
+  assert.ok(late.starts.every((s) => s > late.fcp), `the Arabic faces start after the first paint (${JSON.stringify(late)})`);
   assert.deepEqual(v.problems, []);
   await v.context.close();
 });

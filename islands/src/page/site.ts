@@ -254,6 +254,20 @@ function initFormSubmit(form: HTMLFormElement) {
   });
 }
 
+/* Arabic web fonts: on a page with Arabic text, once it has painted its first content and
+   loaded, the brand's Arabic companions replace the device's Arabic font (site.css, "Arabic"). */
+function initArabicFonts() {
+  if (!$('[lang|="ar"]')) return;
+  const swapIn = () => document.documentElement.classList.add("fonts-arabic");
+  const afterLoad = () => (document.readyState === "complete" ? swapIn() : addEventListener("load", swapIn, { once: true }));
+  if (!PerformanceObserver.supportedEntryTypes?.includes("paint")) return afterLoad();
+  new PerformanceObserver((list, observer) => {
+    if (list.getEntriesByName("first-contentful-paint").length === 0) return;
+    observer.disconnect();
+    afterLoad();
+  }).observe({ type: "paint", buffered: true });
+}
+
 // The header's "Client Login" becomes "Dashboard" or "Admin" for whoever is signed in.
 startEarlyReads();
 showAccountLink();
@@ -264,6 +278,7 @@ initEvents();
 $$("[data-resource-filter]").forEach(initResourceFilter);
 initBrochure();
 initVideos();
+initArabicFonts();
 $$<HTMLFormElement>("[data-contact-form]").forEach(initContactForm);
 // The emailed confirmation link carries the token in the query; the button sends it.
 $$<HTMLFormElement>("[data-confirm-form]").forEach((f) => {
