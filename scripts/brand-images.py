@@ -7,6 +7,9 @@ Makes, under content/static/:
   events/<slug>/1..6.jpg        event photos (3:2): defocused, duotone scenes of a room with
                                 window light and people at a table, like an out-of-focus photo
   certificates/<name>.jpg       certificates (4:3): typographic plates on warm paper
+  videos/<youtube id>.jpg       posters of the curated demo videos (16:9), defocused rooms like
+                                the event photos: the demo's YouTube ids are made up, so YouTube
+                                has no thumbnail for them
 
 Deterministic (fixed seeds), so running it again gives the same files. Needs Pillow and the
 heading font from scripts/fonts.sh (themes/default/assets/fonts/):
@@ -75,10 +78,9 @@ def duotone(gray, shadow, highlight, mid=None):
     return ImageOps.colorize(gray, black=shadow, white=highlight)
 
 
-def event_photo(seed, light_from_left):
+def event_photo(seed, light_from_left, w=1600, h=1067):
     """A defocused room: window light, a table, people sitting round it, bokeh."""
     rnd = random.Random(seed)
-    w, h = 1600, 1067
     # Drawn at half size: everything is blurred anyway, and it is four times faster.
     s = 0.5
     sw, sh = int(w * s), int(h * s)
@@ -209,6 +211,9 @@ def main():
         ("team-coaching", "Certificate in Team Coaching", "Team Coaching Academy"),
     ]:
         save(certificate(title, issuer, len(name)), STATIC / "certificates" / f"{name}.jpg", 80)
+    # The curated videos of content/videos.yaml (their `thumbnail:` points here).
+    for seed, youtube_id in enumerate(["k7Qm2Xw9LpE", "Rf3TnB8yHs0", "Xb4vN1cZq7M", "pW9dLh2Kt5A"], 20):
+        save(event_photo(seed, seed % 2 == 0, 1280, 720), STATIC / "videos" / f"{youtube_id}.jpg", 76)
 
 
 if __name__ == "__main__":

@@ -102,6 +102,19 @@ fn a_logo_pointing_at_a_missing_file_is_reported() {
 }
 
 #[test]
+fn a_video_poster_pointing_at_a_missing_file_is_reported() {
+    let d = only("missing-video-poster");
+    assert_names(
+        &d,
+        "content/videos.yaml",
+        Some("[0].thumbnail"),
+        "does not exist (looked for content/static/videos/k7Qm2Xw9LpE.jpg)",
+    );
+    // Lists point at the item's first line.
+    assert_eq!(d.line, Some(1));
+}
+
+#[test]
 fn a_rating_out_of_range_names_the_item() {
     let d = only("bad-rating");
     assert_names(

@@ -180,6 +180,15 @@ fn the_build_merges_fetched_videos_and_survives_when_youtube_is_unreachable() {
         .html;
     assert!(videos.contains("Leading Through Change"));
     assert!(videos.contains("Curated Talk"), "the curated video stays");
+    let videos = videos.replace("&#x2F;", "/");
+    assert!(
+        videos.contains("src=\"https://i.ytimg.com/vi/NEWVIDEO001/hqdefault.jpg\""),
+        "a fetched video shows the thumbnail YouTube gave"
+    );
+    assert!(
+        videos.contains("src=\"https://i.ytimg.com/vi/dupCurated1/hqdefault.jpg\""),
+        "a curated video without a poster of its own shows YouTube's"
+    );
     assert!(
         !videos.contains("Fetched copy"),
         "de-duplicated by YouTube id, curated first"

@@ -285,6 +285,13 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
                     .hint("copy the 11 characters after `v=` in the video's watch URL"),
             );
         }
+        if let Some(Err(m)) = v.thumbnail.as_deref().map(|t| check_local_file(root, t)) {
+            out.push(
+                lib.videos
+                    .error(i, "thumbnail", m)
+                    .hint("put the poster under content/static/videos/, or leave `thumbnail` out to use YouTube's"),
+            );
+        }
     }
     let mut ids = HashSet::new();
     let mut offers: HashMap<(PackageType, u32), usize> = HashMap::new();
