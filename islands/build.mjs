@@ -52,7 +52,14 @@ function imports(out, seen = new Set()) {
   return seen;
 }
 const gz = (p) => gzipSync(readFileSync(join(here, p))).length;
-const manifest = { runtime: name(fileOf("src/runtime.ts")), page: pageScript ? name(fileOf("src/page/site.ts")) : null, islands: {} };
+const manifest = { runtime: name(fileOf("src/runtime.ts")), page: null, page_imports: [], islands: {} };
+if (pageScript) {
+  // The page script's shared chunks are preloaded beside it, so they do not wait for it to
+  // arrive before they are requested (one round trip less before the page is interactive).
+  const site = fileOf("src/page/site.ts");
+  manifest.page = name(site);
+  manifest.page_imports = [...imports(site)].map(name);
+}
 const report = [];
 for (const island of islands) {
   const out = fileOf(`src/islands/${island}.tsx`);

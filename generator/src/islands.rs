@@ -32,6 +32,9 @@ pub struct Manifest {
     /// The public pages' script (menu, dialog, carousel, forms), when the build has one.
     #[serde(default)]
     pub page: Option<String>,
+    /// The chunks the page script imports statically (for modulepreload).
+    #[serde(default)]
+    pub page_imports: Vec<String>,
     pub islands: HashMap<String, IslandEntry>,
     #[serde(skip)]
     pub dist: PathBuf,
@@ -261,6 +264,7 @@ mod tests {
         Manifest {
             runtime: "runtime-A.js".into(),
             page: None,
+            page_imports: Vec::new(),
             islands: HashMap::from([(
                 "AuthPage".into(),
                 IslandEntry {

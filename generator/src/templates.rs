@@ -53,12 +53,19 @@ pub fn load(
             ))
         })
     });
-    let page = islands
-        .as_ref()
-        .and_then(|m| m.page.clone())
-        .map(|f| crate::islands::Manifest::url(&f));
+    // `page_script()`: the public pages' script and the chunks it imports, as
+    // `{src, imports[]}`, or null for a site without one.
+    let page = islands.as_ref().and_then(|m| {
+        let url = crate::islands::Manifest::url;
+        m.page.as_ref().map(|f| {
+            serde_json::json!({
+                "src": url(f),
+                "imports": m.page_imports.iter().map(|c| url(c)).collect::<Vec<_>>(),
+            })
+        })
+    });
     tera.register_function("page_script", move |_: &HashMap<String, Value>| {
-        Ok(page.clone().map(Value::String).unwrap_or(Value::Null))
+        Ok(page.clone().unwrap_or(Value::Null))
     });
     tera.register_function("island", move |args: &HashMap<String, Value>| {
         let name = args

@@ -419,6 +419,29 @@ fn legal_pages_carry_their_arabic_sections_right_to_left() {
 }
 
 #[test]
+fn curated_videos_show_their_own_posters_as_responsive_images() {
+    let html = page("/videos");
+    let lib = Library::load(&repo_root()).unwrap();
+    assert!(!lib.videos.items.is_empty());
+    for v in &lib.videos.items {
+        let poster = v
+            .thumbnail
+            .as_deref()
+            .expect("the demo videos carry posters");
+        let stem = poster.trim_end_matches(".jpg");
+        assert!(
+            html.contains(&format!("{stem}.")) && html.contains("-480.webp 480w"),
+            "{} shows {poster} with its WebP widths",
+            v.youtube_id
+        );
+    }
+    assert!(
+        !html.contains("i.ytimg.com"),
+        "no request to YouTube before a video is played"
+    );
+}
+
+#[test]
 fn drafts_and_inactive_items_never_reach_the_output() {
     let lib = Library::load(&repo_root()).unwrap();
     let out = &built().out;
@@ -589,6 +612,23 @@ fn a_drafts_build_shows_the_drafts() {
 
 #[test]
 fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
+    let manifest: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(repo_root().join("islands/dist/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    // The page script's own chunks, preloaded beside it so they do not wait for it.
+    let page_chunks: Vec<String> = manifest["page_imports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "<link rel=\"modulepreload\" href=\"/assets/islands/{}\">",
+                c.as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(!page_chunks.is_empty(), "the page script shares chunks");
     for route in ["/", "/about", "/resources", "/events", "/faq", "/contact"] {
         let html = page(route);
         assert_eq!(
@@ -600,16 +640,17 @@ fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
             html.contains("<script type=\"module\" src=\"/assets/islands/site-"),
             "{route}"
         );
-        assert!(
-            !html.contains("runtime-") && !html.contains("modulepreload"),
-            "{route} loads no island"
+        assert!(!html.contains("runtime-"), "{route} loads no island");
+        for link in &page_chunks {
+            assert!(html.contains(link.as_str()), "{route}: {link}");
+        }
+        assert_eq!(
+            html.matches("modulepreload").count(),
+            page_chunks.len(),
+            "{route} preloads the page script's chunks and nothing else"
         );
     }
     // The page script is small and React-free: its file and what it imports.
-    let manifest: serde_json::Value = serde_json::from_str(
-        &fs::read_to_string(repo_root().join("islands/dist/manifest.json")).unwrap(),
-    )
-    .unwrap();
     let site = fs::read_to_string(
         built()
             .out
