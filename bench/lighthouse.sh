@@ -18,7 +18,9 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-1}
 OUT=${OUT:-bench/lighthouse/reports}
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
-CONTENT_PAGES=(/ /about /work-with-me /resources /videos /events /testimonials /contact /faq /terms /services/coaching-session)
+CONTENT_PAGES=(/ /about /work-with-me /resources /videos /events /testimonials /contact /faq
+  /terms /privacy-policy /return-policy /delivery-policy /cancellation-policy /payment/failed
+  /services/coaching-session /blog/executive-presence-is-not-charisma /resources/delegation-decision-matrix)
 ISLAND_PAGES=(/pricing /group-team-coaching-pricing /auth /payment/success /dashboard /book-session /admin)
 read -r -a PAGES <<<"${PAGES:-${CONTENT_PAGES[*]} ${ISLAND_PAGES[*]}}"
 
@@ -71,7 +73,7 @@ ADMIN_COOKIE=$(cookies_of admin@coach.example.com demo-admin-2026)
 mkdir -p "$OUT"
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-printf '%-34s %5s %5s %5s %5s %8s %7s %6s\n' page perf a11y bp seo "LCP ms" "TBT ms" CLS
+printf '%-42s %5s %5s %5s %5s %8s %7s %6s\n' page perf a11y bp seo "LCP ms" "TBT ms" CLS
 for path in "${PAGES[@]}"; do
   case "$path" in
     /dashboard | /book-session) cookies=$CLIENT_COOKIE ;;
@@ -95,7 +97,7 @@ for path in "${PAGES[@]}"; do
   [ -s "$TMP/rows" ] || continue
   cols=()
   for c in 1 2 3 4 5 6 7; do cols+=("$(cut -f$c "$TMP/rows" | median)"); done
-  printf '%-34s %5.0f %5.0f %5.0f %5.0f %8.0f %7.0f %6.3f\n' "$path" "${cols[@]}"
+  printf '%-42s %5.0f %5.0f %5.0f %5.0f %8.0f %7.0f %6.3f\n' "$path" "${cols[@]}"
 done
 
 # JS /pricing fetched before any interaction, as Lighthouse saw the page load.
