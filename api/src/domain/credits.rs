@@ -453,7 +453,8 @@ async fn leave_if_expired(
 }
 
 /// Removes up to `credits` unused credits of one payment's lot for a refund (never more than
-/// the lot has left). `credits` = 0 writes nothing.
+/// the lot has left), with the admin's reason as the ledger's note. `credits` = 0 writes
+/// nothing.
 pub async fn remove_for_refund(
     conn: &mut AnyConnection,
     backend: Backend,
@@ -461,6 +462,7 @@ pub async fn remove_for_refund(
     lot_id: &str,
     credits: i64,
     refund_id: &str,
+    reason: Option<&str>,
 ) -> Result<Applied, sqlx::Error> {
     if credits == 0 {
         return Ok(Applied::Yes);
@@ -471,7 +473,7 @@ pub async fn remove_for_refund(
         delta_total: -credits,
         delta_used: 0,
         external_ref: &format!("refund:{refund_id}"),
-        note: None,
+        note: reason,
         payment_date: None,
     };
     apply(conn, backend, change, Lots::One(lot_id)).await

@@ -211,6 +211,7 @@ pub async fn record(
             lot,
             asked.credits,
             &id,
+            asked.reason,
         )
         .await?;
         anyhow::ensure!(

@@ -539,7 +539,11 @@ async fn an_offline_payment_refund_is_recorded_by_the_admin() {
     let bounds: Value = app.get_as(&boss, &refund).await.json().await.unwrap();
     assert_eq!(bounds["method"], "offline");
     let r = app
-        .post_as(&boss, &refund, json!({"credits": 2, "amount": "2000"}))
+        .post_as(
+            &boss,
+            &refund,
+            json!({"credits": 2, "amount": "2000", "reason": "Moving abroad"}),
+        )
         .await;
     assert_eq!(r.status(), 201);
     let row: Value = r.json().await.unwrap();
@@ -562,6 +566,16 @@ async fn an_offline_payment_refund_is_recorded_by_the_admin() {
             refunds[0]["amount"].as_i64()
         ),
         (Some(2), Some(200_000))
+    );
+    // The ledger line of the credits the refund took carries the admin's reason.
+    let ledger = page["ledger"].as_array().unwrap();
+    let removed = ledger
+        .iter()
+        .find(|l| l["kind"] == "payment_refund")
+        .unwrap_or_else(|| panic!("a refund line in {page}"));
+    assert_eq!(
+        (removed["deltaTotal"].as_i64(), removed["note"].as_str()),
+        (Some(-2), Some("Moving abroad"))
     );
     assert_ledger_verifies(&app).await;
 }
