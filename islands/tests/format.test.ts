@@ -25,6 +25,11 @@ describe("formats", () => {
   it("formats payment dates as MMM dd, yyyy", () => {
     expect(shortDate("2026-03-01T10:00:00Z")).toBe("Mar 01, 2026");
   });
+  it("dates an instant on the coach's calendar, and a calendar date as written", () => {
+    // 23:30 UTC on Nov 23 is 01:30 on Nov 24 in Cairo: the receipt and the dashboard agree.
+    expect(shortDate("2026-11-23T23:30:00Z")).toBe("Nov 24, 2026");
+    expect(shortDate("2026-11-23")).toBe("Nov 23, 2026");
+  });
   it("shows session times in the coach's time zone with its name, like the emails", () => {
     // 13:00 UTC is 15:00 in Cairo in December (UTC+2), whatever the viewer's own zone.
     expect(longDateTime("2026-12-03T13:00:00Z")).toBe("Thursday, December 03, 2026 at 15:00 (Africa/Cairo)");

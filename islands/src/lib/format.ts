@@ -26,15 +26,26 @@ export function formatMoney({ minor, currency }: Money): string {
   return f.format(minor / 10 ** digits);
 }
 
-/** "Nov 21, 2026". */
-export function shortDate(iso: string): string {
-  return format(parseISO(iso), "MMM dd, yyyy");
-}
-
 // Sessions are shown in the coach's time zone with its name, the same way the emails say it
 // (api/src/email/templates.rs): a client abroad and the coach read the same hour.
 let coachZone = "Africa/Cairo";
 const sessionFormats = new Map<string, Intl.DateTimeFormat>();
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** "Nov 21, 2026". A calendar date (`2026-11-21`, e.g. when credits expire) as written; an
+ *  instant (a payment, a sign-up) on the coach's calendar, as receipts and emails date it, so
+ *  a payment at 00:30 in Cairo is not dated the day before in a browser set to UTC. */
+export function shortDate(iso: string): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return format(parseISO(iso), "MMM dd, yyyy");
+  let f = dayFormats.get(coachZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone: coachZone, year: "numeric", month: "short", day: "2-digit" });
+    dayFormats.set(coachZone, f);
+  }
+  const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const p of f.formatToParts(parseISO(iso))) part[p.type] = p.value;
+  return `${part.month} ${part.day}, ${part.year}`;
+}
 
 /** The site's `time_zone` setting (an IANA name); islands get it in their props. */
 export function setCoachTimeZone(zone: string): void {
