@@ -174,7 +174,7 @@ function AddPayment() {
             <textarea className="input admin-textarea" rows={3} {...bind("notes", "ap-notes")} />
           </Field>
           <div className="admin-form__actions">
-            <button type="submit" className="btn btn--gold" disabled={busy}>
+            <button type="submit" className="btn btn--navy" disabled={busy}>
               {busy ? "Saving..." : "Add Payment"}
             </button>
             <a className="btn btn--outline" href="/admin">

@@ -12,6 +12,7 @@ import { toast } from "sonner";
 import { ApiError, post } from "../lib/api";
 import { type Money, type PurchaseBody, type RedirectView } from "../api/types";
 import { formatMoney } from "../lib/format";
+import { signedInHint } from "../lib/hint";
 import { mountIsland } from "../lib/mount";
 import { type Session, currentSession, go } from "../lib/session";
 import { Field, Spinner } from "../lib/ui";
@@ -60,7 +61,11 @@ export function publishedCatalogueVersion(): Promise<string | undefined> {
   return published;
 }
 
-const AuthTabs = lazy(() => import("../lib/AuthTabs"));
+const loadAuthTabs = () => import("../lib/AuthTabs");
+const AuthTabs = lazy(loadAuthTabs);
+// This code loads on the first intent to buy; a visitor who is not signed in will see the
+// sign-in forms, so their code starts downloading now rather than when the dialog opens.
+if (typeof document !== "undefined" && signedInHint() === null) void loadAuthTabs();
 
 function unitLabel(p: ChosenPackage): string {
   if (p.type === "group") return `${p.sessions} Hours of Group Coaching`;

@@ -90,7 +90,7 @@ export function ProfileSection({ client, onChange }: { client: ClientDetailView;
         <div className="dialog-actions">
           <button
             type="button"
-            className="btn btn--sm admin-btn--danger"
+            className={active ? "btn btn--sm admin-btn--danger-outline" : "btn btn--sm btn--outline"}
             aria-haspopup="dialog"
             onClick={() => setConfirming(true)}
             onPointerEnter={preloadClientDialogs}
