@@ -51,7 +51,8 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
   const [busy, setBusy] = useState(false);
   if (sent) {
     return (
-      <div className="form">
+      <div className="form" role="status">
+        <h2 className="auth-card__title">Check your email</h2>
         <p>If an account exists for {email}, we have emailed a link to choose a new password. It is valid for one hour.</p>
         <button type="button" className="btn btn--outline" onClick={onBack}>
           Back to sign in
@@ -76,6 +77,10 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
         }
       }}
     >
+      <div>
+        <h2 className="auth-card__title">Reset your password</h2>
+        <p className="auth-card__lead">Enter the email you signed up with and we will send you a link to choose a new password.</p>
+      </div>
       <Field id="forgot-email" label="Email">
         <input className="input" id="forgot-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
       </Field>
