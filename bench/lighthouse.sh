@@ -89,6 +89,12 @@ for path in "${PAGES[@]}"; do
     # leaves the page's script signed out, and the portal pages then measure their redirect.
     node bench/lighthouse/run.mjs "$SITE$path" "$report" "$cookies" \
       >/dev/null 2>"$TMP/lh.log" || { echo "lighthouse failed on $path:" >&2; tail -5 "$TMP/lh.log" >&2; continue; }
+    # A run where Lighthouse could not score the page (it changed or vanished mid-run) says so
+    # and is left out of the medians rather than stopping the table.
+    if jq -e '[.categories[].score] | any(. == null)' "$report" >/dev/null; then
+      echo "lighthouse could not score $path (run $run): $(jq -r '.runtimeError.message // "a category has no score"' "$report")" >&2
+      continue
+    fi
     jq -r '[(.categories.performance.score*100), (.categories.accessibility.score*100),
             (.categories["best-practices"].score*100), (.categories.seo.score*100),
             .audits["largest-contentful-paint"].numericValue, .audits["total-blocking-time"].numericValue,
