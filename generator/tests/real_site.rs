@@ -386,8 +386,14 @@ fn payment_and_app_shells_have_their_placeholders() {
             "Contact Support",
         ],
     );
+    assert_has("/auth", &["data-island=\"AuthPage\"", "role=\"status\""]);
+    assert!(
+        !page("/auth").contains("noindex"),
+        "the sign-in page is found by search engines"
+    );
+    let robots = fs::read_to_string(built().out.join("robots.txt")).unwrap();
+    assert!(robots.contains("Disallow: /dashboard") && !robots.contains("Disallow: /auth\n"));
     for (route, island) in [
-        ("/auth", "AuthPage"),
         ("/dashboard", "ClientDashboard"),
         ("/admin", "AdminDashboard"),
         ("/book-session", "BookSession"),
@@ -438,6 +444,11 @@ fn curated_videos_show_their_own_posters_as_responsive_images() {
     assert!(
         !html.contains("i.ytimg.com"),
         "no request to YouTube before a video is played"
+    );
+    assert_eq!(
+        html.matches("fetchpriority=\"high\"").count(),
+        1,
+        "the first poster loads at once, the others lazily"
     );
 }
 
@@ -506,6 +517,7 @@ fn the_sitemap_lists_exactly_the_published_pages() {
         "/faq",
         "/pricing",
         "/group-team-coaching-pricing",
+        "/auth",
         "/terms",
         "/return-policy",
         "/privacy-policy",
