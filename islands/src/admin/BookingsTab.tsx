@@ -9,7 +9,7 @@ import type { BookingView, ClientRow, SchedulerInfo } from "../api/types";
 import { LOAD_ERROR } from "./guard";
 import { label } from "./helpers";
 import { AssignDialog, ConfirmDialog, preloadDialogs } from "./lazy";
-import { AdminBadge, ExternalIcon } from "./parts";
+import { AdminBadge, DialogButton, ExternalIcon } from "./parts";
 
 type Action = { kind: "assign" | "cancel"; booking: BookingView };
 
@@ -141,26 +141,12 @@ export function BookingsTab({
                       {b.disownedAt ? <span className="admin-table__sub">The client with this email said it wasn&apos;t them.</span> : null}
                     </td>
                     <td className="admin-table__actions">
-                      <button
-                        type="button"
-                        className="btn btn--sm btn--navy"
-                        aria-haspopup="dialog"
-                        onPointerEnter={preloadDialogs}
-                        onFocus={preloadDialogs}
-                        onClick={() => setAction({ kind: "assign", booking: b })}
-                      >
+                      <DialogButton className="btn btn--sm btn--navy" preload={preloadDialogs} onOpen={() => setAction({ kind: "assign", booking: b })}>
                         Assign to client<span className="visually-hidden">: the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn--sm admin-btn--danger-outline"
-                        aria-haspopup="dialog"
-                        onPointerEnter={preloadDialogs}
-                        onFocus={preloadDialogs}
-                        onClick={() => setAction({ kind: "cancel", booking: b })}
-                      >
+                      </DialogButton>
+                      <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadDialogs} onOpen={() => setAction({ kind: "cancel", booking: b })}>
                         Cancel<span className="visually-hidden"> the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
-                      </button>
+                      </DialogButton>
                     </td>
                   </tr>
                 ))}

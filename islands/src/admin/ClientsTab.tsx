@@ -7,7 +7,7 @@ import { shortDate } from "../lib/format";
 import type { ClientRow } from "../api/types";
 import { clientsPath } from "./helpers";
 import { CreateUserDialog, preloadDialogs } from "./lazy";
-import { PlusIcon } from "./parts";
+import { DialogButton, PlusIcon } from "./parts";
 
 const DEBOUNCE_MS = 300;
 
@@ -45,10 +45,10 @@ export function ClientsTab({ refreshKey, onChanged }: { refreshKey: number; onCh
           </h2>
           <p className="admin-panel__lead">Every client account with its credits and sessions.</p>
         </div>
-        <button type="button" className="btn btn--navy btn--sm" onClick={() => setAdding(true)} onPointerEnter={preloadDialogs} onFocus={preloadDialogs} aria-haspopup="dialog">
+        <DialogButton className="btn btn--navy btn--sm" preload={preloadDialogs} onOpen={() => setAdding(true)}>
           <PlusIcon />
           Add User
-        </button>
+        </DialogButton>
       </div>
 
       <div className="admin-toolbar" role="search">

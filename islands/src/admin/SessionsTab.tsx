@@ -9,7 +9,7 @@ import type { BookingView, ClientRow } from "../api/types";
 import { LOAD_ERROR } from "./guard";
 import { canCancel, canMarkNoShow, label, sessionsPath } from "./helpers";
 import { ConfirmDialog, PhoneBookingDialog, preloadDialogs } from "./lazy";
-import { AdminBadge, PlusIcon } from "./parts";
+import { AdminBadge, DialogButton, PlusIcon } from "./parts";
 
 type Pending = { kind: "cancel" | "no-show" | "waive"; booking: BookingView };
 
@@ -85,10 +85,10 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
           </h2>
           <p className="admin-panel__lead">Every session, booked on the scheduler or by phone.</p>
         </div>
-        <button type="button" className="btn btn--navy btn--sm" onClick={() => setAdding(true)} onPointerEnter={preloadDialogs} onFocus={preloadDialogs} aria-haspopup="dialog">
+        <DialogButton className="btn btn--navy btn--sm" preload={preloadDialogs} onOpen={() => setAdding(true)}>
           <PlusIcon />
           Add Phone Booking
-        </button>
+        </DialogButton>
       </div>
 
       <div className="admin-toolbar" role="group" aria-label="Filter sessions">

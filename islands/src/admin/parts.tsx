@@ -1,5 +1,6 @@
-// Small presentational pieces of the admin views: the status badge and decorative icons
-// (stroke SVGs in the theme's .icon sizes).
+// Small presentational pieces of the admin views: the status badge, the button that opens a
+// dialog, and decorative icons (stroke SVGs in the theme's .icon sizes).
+import type { ReactNode } from "react";
 import { badgeVariant, statusLabel } from "./helpers";
 
 /** Admin badge styles of spec §4: confirmed default, completed secondary, anything else destructive. */
@@ -7,6 +8,15 @@ export function AdminBadge({ status }: { status: string }) {
   return <span className={`status-badge admin-badge admin-badge--${badgeVariant(status)}`}>{statusLabel(status)}</span>;
 }
 
+/** A button that opens one of the lazily loaded dialogs (./lazy, ./client/lazy): `preload`
+ *  starts their code on the first hover or focus, so the click opens the dialog at once. */
+export function DialogButton(props: { className: string; preload: () => void; onOpen: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className={props.className} aria-haspopup="dialog" onClick={props.onOpen} onPointerEnter={props.preload} onFocus={props.preload}>
+      {props.children}
+    </button>
+  );
+}
 
 /** "+ Add" style icon for primary buttons (decorative). */
 export function PlusIcon() {

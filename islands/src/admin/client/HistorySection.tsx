@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import type { BookingView, ClientPaymentView, RefundRow } from "../../api/types";
 import { ApiError, post } from "../../lib/api";
 import { formatMoney, longDateTime, shortDate } from "../../lib/format";
-import { AdminBadge } from "../parts";
+import { AdminBadge, DialogButton } from "../parts";
 import { methodLabel } from "../../lib/payment-methods";
 import { ConfirmDialog, RefundDialog, preloadClientDialogs } from "./lazy";
 
@@ -69,21 +69,14 @@ export function PaymentsSection({ payments, refunds, clientName, onRefunded }: {
                   <td>{p.referenceNumber ?? <span className="admin-muted">—</span>}</td>
                   <td>{p.receiptNumber ? <a href={`/receipt?id=${encodeURIComponent(p.id)}`}>{p.receiptNumber}</a> : <span className="admin-muted">—</span>}</td>
                   <td className="admin-table__actions">
-                    <button
-                      type="button"
-                      className="btn btn--sm admin-btn--danger-outline"
-                      aria-haspopup="dialog"
-                      onClick={() => setRefunding(p)}
-                      onPointerEnter={preloadClientDialogs}
-                      onFocus={preloadClientDialogs}
-                    >
+                    <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadClientDialogs} onOpen={() => setRefunding(p)}>
                       Refund
                       <span className="visually-hidden">
                         {" "}
                         the payment of {formatMoney(p.amount)} on {shortDate(p.paymentDate)}
                         {p.receiptNumber ? ` (${p.receiptNumber})` : ""}
                       </span>
-                    </button>
+                    </DialogButton>
                   </td>
                 </tr>,
                 ...refunds.filter((r) => r.paymentRecordId === p.id).map((r) => <RefundLine key={r.id} r={r} />),
@@ -159,16 +152,9 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
                   </td>
                   <td>
                     {b.canWaive ? (
-                      <button
-                        type="button"
-                        className="btn btn--outline btn--sm"
-                        aria-haspopup="dialog"
-                        onClick={() => setWaiving(b)}
-                        onPointerEnter={preloadClientDialogs}
-                        onFocus={preloadClientDialogs}
-                      >
+                      <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => setWaiving(b)}>
                         Waive<span className="visually-hidden"> the late cancellation of {longDateTime(b.sessionDate)}</span>
-                      </button>
+                      </DialogButton>
                     ) : null}
                   </td>
                 </tr>

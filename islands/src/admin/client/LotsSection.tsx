@@ -5,6 +5,7 @@ import type { LotView } from "../../api/types";
 import { shortDate } from "../../lib/format";
 import { canExtend, lotSource, lotState } from "../client-page";
 import { ExtendLotDialog, preloadClientDialogs } from "./lazy";
+import { DialogButton } from "../parts";
 
 const credits = (n: number) => `${n} ${n === 1 ? "credit" : "credits"}`;
 
@@ -74,20 +75,13 @@ export function LotsSection(props: { lots: LotView[] | null; failed: string | nu
                   </td>
                   <td className="admin-table__actions">
                     {canExtend(lot) ? (
-                      <button
-                        type="button"
-                        className="btn btn--outline btn--sm"
-                        aria-haspopup="dialog"
-                        onClick={() => setExtending(lot)}
-                        onPointerEnter={preloadClientDialogs}
-                        onFocus={preloadClientDialogs}
-                      >
+                      <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => setExtending(lot)}>
                         Extend
                         <span className="visually-hidden">
                           {" "}
                           the {credits(lot.granted)} from {shortDate(lot.createdAt)}, usable through {shortDate(lot.expiresOn)}
                         </span>
-                      </button>
+                      </DialogButton>
                     ) : null}
                   </td>
                 </tr>

@@ -9,6 +9,7 @@ import { checkProfile } from "../client-page";
 import { useForm } from "../form";
 import { fieldErrors } from "../helpers";
 import { ConfirmDialog, preloadClientDialogs } from "./lazy";
+import { DialogButton } from "../parts";
 
 export function ProfileSection({ client, onChange }: { client: ClientDetailView; onChange: (c: ClientDetailView) => void }) {
   const id = useId();
@@ -88,16 +89,9 @@ export function ProfileSection({ client, onChange }: { client: ClientDetailView;
           </select>
         </Field>
         <div className="dialog-actions">
-          <button
-            type="button"
-            className={active ? "btn btn--sm admin-btn--danger-outline" : "btn btn--sm btn--outline"}
-            aria-haspopup="dialog"
-            onClick={() => setConfirming(true)}
-            onPointerEnter={preloadClientDialogs}
-            onFocus={preloadClientDialogs}
-          >
+          <DialogButton className={active ? "btn btn--sm admin-btn--danger-outline" : "btn btn--sm btn--outline"} preload={preloadClientDialogs} onOpen={() => setConfirming(true)}>
             {active ? "Deactivate account" : "Reactivate account"}
-          </button>
+          </DialogButton>
           <button type="submit" className="btn btn--navy btn--sm" disabled={saving} aria-busy={saving}>
             {saving ? "Saving..." : "Save profile"}
           </button>
