@@ -173,8 +173,8 @@ fn months_from_today(months: u32) -> String {
     .expires_on_text()
 }
 
-#[tokio::test]
-async fn a_price_and_validity_edit_reaches_the_running_api_from_the_site() {
+/// The site as deployed with today's catalogue, and an API that loads its catalogue from it.
+async fn deployed_site() -> (Catalogue, Origin, TestApp) {
     let v1 = catalogue_with(|_| {});
     let origin = Origin::start(&v1).await;
     let app = spawn_app_with(crate::support::Options {
@@ -182,6 +182,12 @@ async fn a_price_and_validity_edit_reaches_the_running_api_from_the_site() {
         ..Default::default()
     })
     .await;
+    (v1, origin, app)
+}
+
+#[tokio::test]
+async fn a_price_and_validity_edit_reaches_the_running_api_from_the_site() {
+    let (v1, origin, app) = deployed_site().await;
     assert_eq!(origin.hits(), 1, "loaded once at start");
     let mona = client(&app, "mona@example.com").await;
 
@@ -264,13 +270,7 @@ async fn a_price_and_validity_edit_reaches_the_running_api_from_the_site() {
 #[tokio::test]
 async fn an_unknown_version_is_refused_after_one_fetch_and_a_bad_site_keeps_the_last_good_catalogue()
  {
-    let v1 = catalogue_with(|_| {});
-    let origin = Origin::start(&v1).await;
-    let app = spawn_app_with(crate::support::Options {
-        catalogue_url: Some(origin.url.clone()),
-        ..Default::default()
-    })
-    .await;
+    let (v1, origin, app) = deployed_site().await;
     let mona = client(&app, "mona@example.com").await;
     assert_eq!(origin.hits(), 1);
 
@@ -355,13 +355,7 @@ async fn scheduler(app: &TestApp, c: &reqwest::Client) -> String {
 
 #[tokio::test]
 async fn a_settings_edit_on_the_site_reaches_the_running_api_with_its_catalogue() {
-    let v1 = catalogue_with(|_| {});
-    let origin = Origin::start(&v1).await;
-    let app = spawn_app_with(crate::support::Options {
-        catalogue_url: Some(origin.url.clone()),
-        ..Default::default()
-    })
-    .await;
+    let (v1, origin, app) = deployed_site().await;
     let mona = client(&app, "mona@example.com").await;
     assert_eq!(scheduler(&app, &mona).await, "Calendly");
 
