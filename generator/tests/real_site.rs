@@ -386,7 +386,15 @@ fn payment_and_app_shells_have_their_placeholders() {
             "Contact Support",
         ],
     );
-    assert_has("/auth", &["data-island=\"AuthPage\"", "role=\"status\""]);
+    assert_has(
+        "/auth",
+        &[
+            "data-island=\"AuthPage\"",
+            "role=\"status\"",
+            "app-shell--intro",
+        ],
+    );
+    assert!(!page("/dashboard").contains("app-shell--intro"));
     assert!(
         !page("/auth").contains("noindex"),
         "the sign-in page is found by search engines"

@@ -534,6 +534,7 @@ impl Planner<'_> {
                 _ => None,
             };
             let (heading, _) = self.lib.page_text(path);
+            let public = path == "/auth";
             let app = views::AppShell {
                 island,
                 heading,
@@ -543,11 +544,10 @@ impl Planner<'_> {
                 },
                 early_api: early.map(|(paths, _)| paths),
                 early_for: early.map(|(_, role)| role),
+                public,
             };
             let page = self.text_page(path, "app.html").with("app", app);
-            // The sign-in page is a public way in that clients search for (it has its own
-            // description); the portal's other pages are private or transactional.
-            pages.push(if path == "/auth" { page } else { page.hidden() });
+            pages.push(if public { page } else { page.hidden() });
         }
         pages.push(
             self.text_page("/payment/failed", "payment-failed.html")

@@ -771,6 +771,10 @@ pub struct AppShell<'a> {
     pub early_api: Option<&'static str>,
     /// Who may make those reads: `client` or `admin` (`data-early-for`); or null.
     pub early_for: Option<&'static str>,
+    /// The sign-in page: a public way in that clients search for, so it is indexed and shows
+    /// its description beside the island. The portal's other pages are private or
+    /// transactional: not indexed, the heading alone above the island.
+    pub public: bool,
 }
 
 /// `app.props`: what every island gets.
