@@ -14,8 +14,10 @@ const root = resolve(import.meta.dirname, "../..");
 // The binaries to test: target/debug by default; E2E_BIN_DIR (relative to where you run) for others.
 const bin = process.env.E2E_BIN_DIR ? resolve(process.env.E2E_BIN_DIR) : join(root, "target/debug");
 
-/** The demo admin `site serve` creates on a new database (api/src/local.rs). */
+/** The demo admin `site serve` creates on a new database (devkit/src/local.rs). */
 export const ADMIN = { email: "admin@coach.example.com", password: "demo-admin-2026", name: "Nadine Kamel" };
+/** The demo client it creates beside the admin. */
+export const DEMO_CLIENT = { email: "client@coach.example.com", password: "demo-client-2026", name: "Mona Adel" };
 
 async function freePort() {
   return new Promise((ok, fail) => {

@@ -8,10 +8,11 @@
 // account. At 1366 px and 390 px, each step checked with axe and photographed.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { ADMIN, startProduct } from "../lib/product.mjs";
+import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";
 import { axe, launch, visitor } from "../lib/browser.mjs";
+import { cairo, call, signIn } from "../lib/portal.mjs";
 
-const CLIENT = { name: "Mona Adel", email: "client@coach.example.com", password: "demo-client-2026" };
+const CLIENT = DEMO_CLIENT;
 const WIDE = { width: 1366, height: 900 };
 
 let product;
@@ -32,35 +33,9 @@ after(async () => {
 async function signedIn(who, folder, { mobile = false } = {}) {
   const v = await visitor(browser, folder, { mobile });
   if (!mobile) await v.page.setViewportSize(WIDE);
-  await v.page.goto(product.site + "/auth", { waitUntil: "networkidle" });
-  const panel = v.page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email", { exact: true }).fill(who.email);
-  await panel.getByLabel("Password", { exact: true }).fill(who.password);
-  await panel.getByRole("button", { name: "Sign In", exact: true }).click();
+  await signIn(v.page, who, product.site);
   await v.page.waitForURL(who === ADMIN ? `${product.site}/admin` : `${product.site}/dashboard`);
   return v;
-}
-
-/** A same-origin JSON call from the page, as the islands make it (set-up and checks only). */
-function call(page, method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const r = await fetch(path, { method, headers: { "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
-      return { status: r.status, body: await r.json() };
-    },
-    { method, path, body },
-  );
-}
-
-/** Date and time `hours` from now in Cairo (the coach's time zone), as the API takes them. */
-function cairo(hours) {
-  const at = new Date(Date.now() + hours * 3600_000);
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Cairo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
 /** "2027-02-23" + `months` calendar months: the same day, or the month's last one. */

@@ -5,10 +5,11 @@
 // photographed, at 1280 px and 390 px.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { ADMIN, startProduct } from "../lib/product.mjs";
+import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";
 import { axe, launch, visitor } from "../lib/browser.mjs";
+import { cairo, call, signIn } from "../lib/portal.mjs";
 
-const CLIENT = { email: "client@coach.example.com", password: "demo-client-2026" };
+const CLIENT = DEMO_CLIENT;
 
 let product;
 let browser;
@@ -27,40 +28,10 @@ after(async () => {
 
 const stat = (page, label) => page.locator(`dt:text-is("${label}") + dd`);
 
-async function signIn(page, who) {
-  await page.goto(product.site + "/auth", { waitUntil: "networkidle" });
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email", { exact: true }).fill(who.email);
-  await panel.getByLabel("Password", { exact: true }).fill(who.password);
-  await panel.getByRole("button", { name: "Sign In", exact: true }).click();
-}
-
-/** A same-origin JSON call from the page, as the islands make it. */
-function call(page, method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const r = await fetch(path, { method, headers: { "Content-Type": "application/json" }, body: body && JSON.stringify(body) });
-      return { status: r.status, body: await r.json() };
-    },
-    { method, path, body },
-  );
-}
-
-/** Date and time `hours` from now in Cairo, as the phone-booking form takes them. */
-function cairo(hours) {
-  const at = new Date(Date.now() + hours * 3600_000);
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Cairo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
-}
-
 test("the admin records a payment and a session in three hours for the demo client", async () => {
   const admin = await visitor(browser, "care-admin");
   const { page } = admin;
-  await signIn(page, ADMIN);
+  await signIn(page, ADMIN, product.site);
   await page.waitForURL(`${product.site}/admin`);
   const clients = await call(page, "GET", "/api/admin/clients?search=client%40coach");
   clientId = clients.body[0].user_id;
@@ -88,7 +59,7 @@ for (const mobile of [false, true]) {
   test(`a late cancel from the dashboard keeps the credit used, and the receipt prints (${width} px)`, async () => {
     const client = await visitor(browser, `care-client-${width}`, { mobile });
     const { page } = client;
-    await signIn(page, CLIENT);
+    await signIn(page, CLIENT, product.site);
     await page.waitForURL(`${product.site}/dashboard`);
     await page.getByRole("heading", { name: "Upcoming Sessions" }).waitFor();
     if (!mobile) {

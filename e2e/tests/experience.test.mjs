@@ -8,6 +8,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, startProduct } from "../lib/product.mjs";
 import { axe, launch, visitor } from "../lib/browser.mjs";
+import { signIn } from "../lib/portal.mjs";
 
 const CLIENT = { name: "Karim Fouad", email: "karim.fouad@example.com", password: "karim-portal-2026" };
 const ZONE = "(Africa/Cairo)";
@@ -77,13 +78,6 @@ async function headerSays(page, label, href) {
     assert.equal((await link.textContent()).trim(), label);
     assert.equal(await link.getAttribute("href"), href);
   }
-}
-
-async function signIn(page, who) {
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email", { exact: true }).fill(who.email);
-  await panel.getByLabel("Password", { exact: true }).fill(who.password);
-  await panel.getByRole("button", { name: "Sign In", exact: true }).click();
 }
 
 /** A same-origin JSON call with the page's cookies (as the islands make it). */

@@ -4,10 +4,11 @@
 // the refund dialog is tested in admin-credits.test.mjs.)
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { ADMIN, startProduct } from "../lib/product.mjs";
+import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";
 import { axe, launch, visitor } from "../lib/browser.mjs";
+import { signIn } from "../lib/portal.mjs";
 
-const CLIENT = { email: "client@coach.example.com", password: "demo-client-2026" };
+const CLIENT = DEMO_CLIENT;
 
 let product;
 let browser;
@@ -22,14 +23,6 @@ after(async () => {
   await product?.stop();
 });
 
-async function signIn(page, who) {
-  await page.goto(product.site + "/auth", { waitUntil: "networkidle" });
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email", { exact: true }).fill(who.email);
-  await panel.getByLabel("Password", { exact: true }).fill(who.password);
-  await panel.getByRole("button", { name: "Sign In", exact: true }).click();
-}
-
 /** "Feb 23, 2027": the day `months` calendar months from today, as the dashboard writes it. */
 function monthsAhead(months, extraDays = 0) {
   const now = new Date();
@@ -39,7 +32,7 @@ function monthsAhead(months, extraDays = 0) {
 
 test("the dashboard says how many credits expire, and when", async () => {
   const admin = await visitor(browser, "lots-admin");
-  await signIn(admin.page, ADMIN);
+  await signIn(admin.page, ADMIN, product.site);
   await admin.page.waitForURL("**/admin");
   const recorded = await admin.page.evaluate(async (email) => {
     const clients = await (await fetch(`/api/admin/clients?search=${encodeURIComponent(email)}`)).json();
@@ -55,7 +48,7 @@ test("the dashboard says how many credits expire, and when", async () => {
 
   for (const mobile of [false, true]) {
     const client = await visitor(browser, `lots-client${mobile ? "-390" : ""}`, { mobile });
-    await signIn(client.page, CLIENT);
+    await signIn(client.page, CLIENT, product.site);
     await client.page.waitForURL("**/dashboard");
     const line = client.page.locator(".client-credits__expiry");
     await line.waitFor();

@@ -5,10 +5,11 @@
 // checked with axe (the Assign dialog included) and photographed.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { ADMIN, startProduct } from "../lib/product.mjs";
+import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";
 import { axe, launch, visitor } from "../lib/browser.mjs";
+import { signIn } from "../lib/portal.mjs";
 
-const CLIENT = { name: "Mona Adel", email: "client@coach.example.com", password: "demo-client-2026" };
+const CLIENT = DEMO_CLIENT;
 const COACH = "hello@coach.example.com";
 
 let product;
@@ -27,14 +28,6 @@ after(async () => {
 });
 
 const stat = (page, label) => page.locator(`dt:text-is("${label}") + dd`);
-
-async function signIn(page, who) {
-  await page.goto(product.site + "/auth", { waitUntil: "networkidle" });
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email", { exact: true }).fill(who.email);
-  await panel.getByLabel("Password", { exact: true }).fill(who.password);
-  await panel.getByRole("button", { name: "Sign In", exact: true }).click();
-}
 
 async function noAxeViolations(page, where, context) {
   assert.deepEqual(await axe(page, context), [], `axe on ${where}`);
@@ -64,7 +57,7 @@ async function openBookingManagement(page) {
 test("the admin's Booking Management has nothing that needs attention yet", async () => {
   admin = await visitor(browser, "needs-attention-admin");
   const { page } = admin;
-  await signIn(page, ADMIN);
+  await signIn(page, ADMIN, product.site);
   await page.waitForURL(`${product.site}/admin`);
   await openBookingManagement(page);
   await page.getByText("No bookings need attention.").waitFor();
@@ -143,7 +136,7 @@ test("the client sees the assigned session, and answers another one with This wa
 
   const client = await visitor(browser, "needs-attention-client");
   const { page } = client;
-  await signIn(page, CLIENT);
+  await signIn(page, CLIENT, product.site);
   await page.waitForURL(`${product.site}/dashboard`);
   await page.getByRole("heading", { name: "Client Dashboard" }).waitFor();
   assert.equal(await stat(page, "Available Credits").innerText(), "0", "the assigned session used the credit");

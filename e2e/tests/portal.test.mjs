@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, startProduct } from "../lib/product.mjs";
 import { axe, launch, visitor } from "../lib/browser.mjs";
+import { signIn } from "../lib/portal.mjs";
 
 const CLIENT = { name: "Mona Adel", email: "mona.adel@example.com", password: "mona-portal-2026", phone: "+20 100 123 4567" };
 
@@ -24,14 +25,6 @@ after(async () => {
 });
 
 const stat = (page, label) => page.locator(`dt:text-is("${label}") + dd`);
-
-/** Signs in on /auth's Sign In tab (exact labels: the footer has its own email field). */
-async function signIn(page, who) {
-  const panel = page.getByRole("tabpanel", { name: "Sign In" });
-  await panel.getByLabel("Email", { exact: true }).fill(who.email);
-  await panel.getByLabel("Password", { exact: true }).fill(who.password);
-  await panel.getByRole("button", { name: "Sign In", exact: true }).click();
-}
 
 /** Opens a dialog with its button, photographs it, checks it with axe, and closes it with Escape. */
 async function checkDialog(v, name, shot) {
