@@ -43,6 +43,9 @@ pub struct StandIn {
     refunds: Mutex<Vec<Value>>,
     /// Answer refunds with `D` (declined) instead of `A` (tests of a declined refund).
     pub decline_refunds: std::sync::atomic::AtomicBool,
+    /// Refuse refund requests outright with HTTP 400 "Transaction can not be refunded", as
+    /// PayTabs does for a sale it will not refund (tests of a refused refund).
+    pub refuse_refunds: std::sync::atomic::AtomicBool,
 }
 
 impl StandIn {
@@ -69,6 +72,7 @@ impl StandIn {
             callback_delay_ms: 0.into(),
             refunds: Mutex::new(Vec::new()),
             decline_refunds: false.into(),
+            refuse_refunds: false.into(),
         })
     }
 }
@@ -185,7 +189,8 @@ fn refund(s: &Arc<StandIn>, body: &Value) -> Response {
     let Some(sale) = s.transactions.lock().unwrap().get(sale_ref).cloned() else {
         return refuse(StatusCode::BAD_REQUEST, 404, "Transaction not found");
     };
-    if sale.result != Some("A") {
+    let refused = s.refuse_refunds.load(std::sync::atomic::Ordering::Relaxed);
+    if refused || sale.result != Some("A") {
         return refuse(
             StatusCode::BAD_REQUEST,
             340,

@@ -54,6 +54,15 @@ pub struct RefundRequest<'a> {
     pub callback_url: &'a str,
 }
 
+/// PayTabs' answer to a refund request.
+#[derive(Debug)]
+pub enum RefundAnswer {
+    /// A transaction: approved, declined or pending, as its `response_status` says.
+    Answered(Transaction),
+    /// Refused outright (HTTP 4xx) with PayTabs' message: no transaction was made.
+    Refused { message: String },
+}
+
 /// Why creating a page failed, in the words the spec gives the browser.
 #[derive(Debug, thiserror::Error)]
 pub enum CreateError {
@@ -188,7 +197,7 @@ impl PayTabs {
 
     /// `/payment/request` with `tran_type: refund` on the sale's `tran_ref`; PayTabs answers
     /// with the refund transaction and its result at once.
-    pub async fn refund(&self, r: &RefundRequest<'_>) -> anyhow::Result<(Transaction, Value)> {
+    pub async fn refund(&self, r: &RefundRequest<'_>) -> anyhow::Result<RefundAnswer> {
         let body = serde_json::json!({
             "profile_id": self.config.profile_id,
             "tran_type": "refund",
@@ -201,15 +210,27 @@ impl PayTabs {
             "callback": r.callback_url,
         });
         let (status, answer) = self.post("/payment/request", &body).await?;
+        // A 4xx is PayTabs' final word on this request ("Transaction can not be refunded",
+        // "Refund amount exceeds the transaction amount"): nothing was refunded. A 5xx says
+        // nothing certain, so it is an error and the refund stays pending.
+        if status.is_client_error() {
+            return Ok(RefundAnswer::Refused {
+                message: answer["message"]
+                    .as_str()
+                    .filter(|m| !m.trim().is_empty())
+                    .unwrap_or("no reason given")
+                    .to_string(),
+            });
+        }
         anyhow::ensure!(
             status.is_success(),
-            "PayTabs refused the refund: HTTP {status}, code {}, {}",
+            "PayTabs answered the refund with HTTP {status}, code {}, {}",
             answer["code"],
             answer["message"].as_str().unwrap_or("no message")
         );
-        let tx: Transaction = serde_json::from_value(answer.clone())
+        let tx: Transaction = serde_json::from_value(answer)
             .context("PayTabs refund answer has an unexpected shape")?;
-        Ok((tx, answer))
+        Ok(RefundAnswer::Answered(tx))
     }
 
     /// `/payment/query` by `tran_ref`.

@@ -10,7 +10,8 @@ use serde::Serialize;
 use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
-use super::paytabs::{PayTabs, RefundRequest, Transaction};
+use super::paytabs::{PayTabs, RefundAnswer, RefundRequest, Transaction};
+use crate::db::Backend;
 use crate::domain::credits::{self, Applied};
 use crate::domain::validity::display_day;
 use crate::domain::{MoneyView, new_id, now};
@@ -67,21 +68,54 @@ fn is_online(row: &PaymentRow) -> bool {
             .is_some_and(|n| n.starts_with("Online purchase"))
 }
 
-/// Reads (and on PostgreSQL locks) a payment and what is left to refund of it.
+/// Locks a payment for a refund, inside the caller's transaction, and answers whether it
+/// exists. On PostgreSQL the client's account is locked first (the ledger's own lock, so a
+/// booking cannot take the payment's credits meanwhile), then the payment row; each
+/// concurrent refund of the payment waits here for the one before it to commit. [`refundable`]
+/// must then be read as a statement of its own: in PostgreSQL's READ COMMITTED a statement
+/// sees what was committed before it started, so a sum read in the statement that waited for
+/// the lock would miss the refund it waited for (12 racing refunds of 400.00 recorded 3,600.00).
+/// SQLite's one writer connection runs transactions one at a time and needs no lock.
+pub async fn lock_payment(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    payment_id: &str,
+) -> Result<bool, sqlx::Error> {
+    let client: Option<String> =
+        sqlx::query_scalar("SELECT client_id FROM payment_records WHERE id = $1")
+            .bind(payment_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some(client) = client else {
+        return Ok(false);
+    };
+    if backend == Backend::Postgres {
+        sqlx::query("SELECT user_id FROM client_accounts WHERE user_id = $1 FOR UPDATE")
+            .bind(&client)
+            .fetch_optional(&mut *conn)
+            .await?;
+        sqlx::query("SELECT id FROM payment_records WHERE id = $1 FOR UPDATE")
+            .bind(payment_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    }
+    Ok(true)
+}
+
+/// Reads a payment and what is left to refund of it. Before a refund, call [`lock_payment`]
+/// first in the same transaction.
 pub async fn refundable(
     conn: &mut AnyConnection,
-    state: &AppState,
     payment_id: &str,
 ) -> Result<Option<Refundable>, sqlx::Error> {
-    let row: Option<PaymentRow> = sqlx::query_as(&format!(
+    let row: Option<PaymentRow> = sqlx::query_as(
         "SELECT r.id, r.client_id, r.amount, r.currency, r.sessions_purchased, r.payment_method,
                 r.reference_number, r.notes, l.id AS lot_id, l.remaining,
                 CAST(COALESCE((SELECT SUM(f.amount) FROM payment_refunds f
                                 WHERE f.payment_record_id = r.id AND f.status <> 'failed'), 0) AS BIGINT) AS refunded
            FROM payment_records r LEFT JOIN credit_lots l ON l.payment_record_id = r.id
-          WHERE r.id = $1{}",
-        state.db.backend.for_update().replace("FOR UPDATE", "FOR UPDATE OF r")
-    ))
+          WHERE r.id = $1",
+    )
     .bind(payment_id)
     .fetch_optional(conn)
     .await?;
@@ -225,6 +259,16 @@ pub async fn record(
     Ok(refund_row(conn, &id).await?)
 }
 
+/// What became of a refund sent to PayTabs.
+pub enum Sent {
+    /// PayTabs answered with a transaction (approved, declined or pending), or did not answer
+    /// at all (the refund stays pending until its notification).
+    Row(RefundRow),
+    /// PayTabs refused the request outright: the refund failed, its credits are back, and
+    /// this is PayTabs' reason.
+    Refused(String),
+}
+
 /// Sends an online refund to PayTabs and settles it with PayTabs' answer. A refund PayTabs
 /// leaves pending is settled by its notification.
 pub async fn send_to_paytabs(
@@ -232,7 +276,7 @@ pub async fn send_to_paytabs(
     paytabs: &PayTabs,
     refund_id: &str,
     sale_tran_ref: &str,
-) -> anyhow::Result<RefundRow> {
+) -> anyhow::Result<Sent> {
     let (cart_id, amount, currency): (String, i64, String) =
         sqlx::query_as("SELECT cart_id, amount, currency FROM payment_refunds WHERE id = $1")
             .bind(refund_id)
@@ -253,14 +297,19 @@ pub async fn send_to_paytabs(
         })
         .await;
     match answer {
-        Ok((tx, _)) => {
+        Ok(RefundAnswer::Answered(tx)) => {
             settle(
                 state,
                 &cart_id,
-                &tx.tran_ref,
+                Some(&tx.tran_ref),
                 &tx.payment_result.response_status,
             )
             .await?;
+        }
+        Ok(RefundAnswer::Refused { message }) => {
+            tracing::warn!(refund_id, message, "PayTabs refused a refund request");
+            settle(state, &cart_id, None, REFUSED).await?;
+            return Ok(Sent::Refused(message));
         }
         // No answer: PayTabs may still have done it. The refund stays pending; its
         // notification (or the admin asking again later) settles it.
@@ -271,15 +320,19 @@ pub async fn send_to_paytabs(
         ),
     }
     let mut conn = state.db.pool.acquire().await?;
-    Ok(refund_row(&mut conn, refund_id).await?)
+    Ok(Sent::Row(refund_row(&mut conn, refund_id).await?))
 }
+
+/// The provider status recorded for a refund PayTabs refused outright (HTTP 4xx, no
+/// transaction): settled like a decline.
+const REFUSED: &str = "REFUSED";
 
 /// A PayTabs notification of a refund: `true` when it named one of ours.
 pub async fn settle_notification(state: &AppState, tx: &Transaction) -> anyhow::Result<bool> {
     settle(
         state,
         &tx.cart_id,
-        &tx.tran_ref,
+        Some(&tx.tran_ref),
         &tx.payment_result.response_status,
     )
     .await
@@ -291,7 +344,7 @@ pub async fn settle_notification(state: &AppState, tx: &Transaction) -> anyhow::
 async fn settle(
     state: &AppState,
     cart_id: &str,
-    tran_ref: &str,
+    tran_ref: Option<&str>,
     letter: &str,
 ) -> anyhow::Result<bool> {
     let letter = letter.trim().to_uppercase();
@@ -413,7 +466,7 @@ async fn queue_email(
         &state.site().name,
         &email,
         &name,
-        &with_cents(amount),
+        amount,
         &currency,
         credits,
         &paid_on,

@@ -120,14 +120,52 @@ fn hint_cookie(state: &AppState, role: Option<Role>, max_age: i64) -> HeaderValu
     .expect("cookie is ASCII")
 }
 
-/// Creates a session for `user_id` on `conn` and returns its cookie token.
+/// A session just created: its cookie token and what the browser is told.
+struct Started {
+    token: String,
+    view: AuthSessionView,
+}
+
+#[derive(sqlx::FromRow)]
+struct SessionUser {
+    email: String,
+    email_confirmed_at: Option<String>,
+    full_name: String,
+    phone: Option<String>,
+    #[sqlx(try_from = "String")]
+    role: Role,
+}
+
+/// Creates a session for `user_id` in the caller's transaction, unless the account is
+/// deactivated (`None`). The user's row is locked first (PostgreSQL), the same row a
+/// deactivation updates before it deletes the account's sessions: a sign-in either commits
+/// its session before the deactivation starts (which then deletes it) or waits and finds the
+/// account deactivated. The view is read in the same transaction, so the answer never depends
+/// on a session a deactivation may already have removed.
 async fn create_session(
     state: &AppState,
     conn: &mut AnyConnection,
     user_id: &str,
     headers: &HeaderMap,
     ip: &str,
-) -> Result<String, sqlx::Error> {
+) -> Result<Option<Started>, sqlx::Error> {
+    let active: Option<String> = sqlx::query_scalar(&format!(
+        "SELECT id FROM users WHERE id = $1 AND deactivated_at IS NULL{}",
+        state.db.backend.for_update()
+    ))
+    .bind(user_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if active.is_none() {
+        return Ok(None);
+    }
+    let user: SessionUser = sqlx::query_as(
+        "SELECT u.email, u.email_confirmed_at, p.full_name, p.phone, p.role
+           FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1",
+    )
+    .bind(user_id)
+    .fetch_one(&mut *conn)
+    .await?;
     let (token, id) = new_token();
     let now_t = Utc::now();
     let idle =
@@ -149,25 +187,34 @@ async fn create_session(
     .bind(&expires)
     .bind(agent)
     .bind(ip)
-    .execute(conn)
+    .execute(&mut *conn)
     .await?;
-    Ok(token)
+    let view = AuthSessionView {
+        user: UserView {
+            id: user_id.to_string(),
+            email: user.email.clone(),
+            email_confirmed: user.email_confirmed_at.is_some(),
+        },
+        profile: ProfileView {
+            user_id: user_id.to_string(),
+            full_name: user.full_name,
+            email: user.email,
+            phone: user.phone,
+            role: user.role,
+        },
+    };
+    Ok(Some(Started { token, view }))
 }
 
 /// The session view with the cookie that signs the browser in.
-async fn signed_in(state: &AppState, token: &str, status: StatusCode) -> AppResult<Response> {
-    let user = crate::extract::load_session(state, token)
-        .await?
-        .ok_or_else(|| anyhow::anyhow!("new session not found"))?;
+fn signed_in(state: &AppState, started: Started, status: StatusCode) -> Response {
     let max_age = state.config.session_absolute.as_secs() as i64;
-    let mut response = (status, Json(AuthSessionView::from(&user))).into_response();
+    let role = started.view.profile.role;
+    let mut response = (status, Json(started.view)).into_response();
     let headers = response.headers_mut();
-    headers.insert(header::SET_COOKIE, cookie(state, token, max_age));
-    headers.append(
-        header::SET_COOKIE,
-        hint_cookie(state, Some(user.role), max_age),
-    );
-    Ok(response)
+    headers.insert(header::SET_COOKIE, cookie(state, &started.token, max_age));
+    headers.append(header::SET_COOKIE, hint_cookie(state, Some(role), max_age));
+    response
 }
 
 /// Emails a single-use link; the raw token only ever exists in the email.
@@ -272,11 +319,13 @@ pub async fn sign_up(
         &templates::email_confirmation(&state.site().name, email.as_str(), full_name, &link),
     )
     .await?;
-    let token = create_session(&state, &mut tx, &user_id, &headers, &ip).await?;
+    let started = create_session(&state, &mut tx, &user_id, &headers, &ip)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("a new account is deactivated"))?;
     tx.commit().await?;
     state.mail_wake.notify_one();
     tracing::info!(user_id, "account created");
-    signed_in(&state, &token, StatusCode::CREATED).await
+    Ok(signed_in(&state, started, StatusCode::CREATED))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -345,10 +394,13 @@ pub async fn sign_in(
         return Err(deactivated_account());
     }
     let user_id = user_id.expect("verified passwords belong to a user");
-    let mut conn = state.db.pool.acquire().await?;
-    let token = create_session(&state, &mut conn, &user_id, &headers, &ip).await?;
-    drop(conn);
-    signed_in(&state, &token, StatusCode::OK).await
+    let mut tx = state.db.pool.begin().await?;
+    // Deactivated since the password was checked: refused like above.
+    let started = create_session(&state, &mut tx, &user_id, &headers, &ip)
+        .await?
+        .ok_or_else(deactivated_account)?;
+    tx.commit().await?;
+    Ok(signed_in(&state, started, StatusCode::OK))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -564,11 +616,13 @@ pub async fn confirm_password_reset(
     let user_id = redeem_token(&mut tx, &token, "password_reset")
         .await?
         .ok_or_else(|| AppError::BadRequest("This reset link is invalid or has expired.".into()))?;
-    let deactivated: Option<String> =
-        sqlx::query_scalar("SELECT deactivated_at FROM users WHERE id = $1")
-            .bind(&user_id)
-            .fetch_one(&mut *tx)
-            .await?;
+    let deactivated: Option<String> = sqlx::query_scalar(&format!(
+        "SELECT deactivated_at FROM users WHERE id = $1{}",
+        state.db.backend.for_update()
+    ))
+    .bind(&user_id)
+    .fetch_one(&mut *tx)
+    .await?;
     if deactivated.is_some() {
         return Err(deactivated_account());
     }
@@ -584,15 +638,14 @@ pub async fn confirm_password_reset(
         .bind(&user_id)
         .execute(&mut *tx)
         .await?;
-    let session = create_session(&state, &mut tx, &user_id, &headers, &ip).await?;
-    let email: String = sqlx::query_scalar("SELECT email FROM users WHERE id = $1")
-        .bind(&user_id)
-        .fetch_one(&mut *tx)
-        .await?;
+    let started = create_session(&state, &mut tx, &user_id, &headers, &ip)
+        .await?
+        .ok_or_else(deactivated_account)?;
+    let email = started.view.user.email.clone();
     tx.commit().await?;
     // The emailed link proved who this is: lift the wrong-password lock at once.
     state.limiter.clear("sign_in_account", &email).await?;
-    signed_in(&state, &session, StatusCode::OK).await
+    Ok(signed_in(&state, started, StatusCode::OK))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -106,10 +106,17 @@ async fn find_client(
         .utm_content
         .and_then(|r| verify_client_reference(state.config.app_secret.expose(), r))
     {
-        return sqlx::query_as("SELECT p.user_id, p.full_name FROM profiles p JOIN client_accounts a ON a.user_id = p.user_id WHERE p.user_id = $1")
-            .bind(&user_id)
-            .fetch_optional(&mut *conn)
-            .await;
+        // A deactivated account's own link proves who booked but spends nothing: the booking
+        // waits for the admin like one without proof.
+        return sqlx::query_as(
+            "SELECT p.user_id, p.full_name FROM profiles p
+               JOIN client_accounts a ON a.user_id = p.user_id
+               JOIN users u ON u.id = p.user_id
+              WHERE p.user_id = $1 AND u.deactivated_at IS NULL",
+        )
+        .bind(&user_id)
+        .fetch_optional(&mut *conn)
+        .await;
     }
     Ok(None)
 }

@@ -75,6 +75,21 @@ fn day(field: &str, raw: Option<&str>) -> AppResult<NaiveDate> {
         .map_err(|_| AppError::field(field, &format!("{field} must be a date (YYYY-MM-DD)")))
 }
 
+/// A text cell as a spreadsheet may not run it: a cell that starts with `=`, `+`, `-`, `@`
+/// (or their fullwidth forms, which spreadsheets fold to them), a tab or a carriage return,
+/// even after spaces, is read as a formula by Excel and LibreOffice. OWASP's rule: prefix a
+/// single quote, which shows the text as it is. Only names, emails and references go through
+/// here; amounts and sessions stay numbers, negative ones included.
+fn text_cell(text: String) -> String {
+    let first = text.trim_start_matches(' ').chars().next();
+    match first {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r' | '＝' | '＋' | '－' | '＠') => {
+            format!("'{text}")
+        }
+        _ => text,
+    }
+}
+
 /// `-1234.50` for -123450 minor units: no grouping, always two decimals.
 fn amount(minor: i64) -> String {
     let sign = if minor < 0 { "-" } else { "" };
@@ -140,14 +155,14 @@ pub async fn payments_csv(
                 r.kind,
                 date,
                 r.receipt.map(display_number).unwrap_or_default(),
-                r.client_name,
-                r.client_email,
+                text_cell(r.client_name),
+                text_cell(r.client_email),
                 r.sessions.to_string(),
                 amount(r.amount),
                 r.currency,
                 r.method,
-                r.reference_number.unwrap_or_default(),
-                r.recorded_by.unwrap_or_default(),
+                text_cell(r.reference_number.unwrap_or_default()),
+                text_cell(r.recorded_by.unwrap_or_default()),
                 r.id,
             ],
         )?;
@@ -176,5 +191,24 @@ mod tests {
         assert_eq!(super::amount(450050), "4500.50");
         assert_eq!(super::amount(5), "0.05");
         assert_eq!(super::amount(-123400), "-1234.00");
+    }
+
+    #[test]
+    fn text_that_a_spreadsheet_would_run_is_quoted() {
+        for formula in [
+            "=HYPERLINK(\"http://evil.example\")",
+            "+A1",
+            "-2+3",
+            "@SUM(A1:A2)",
+            "\t=1",
+            "\r=1",
+            "＝1+1",
+            "  =1+1",
+        ] {
+            assert_eq!(super::text_cell(formula.into()), format!("'{formula}"));
+        }
+        for plain in ["Mona Adel", "mona@example.com", "TST123", "", "O'Brien"] {
+            assert_eq!(super::text_cell(plain.into()), plain);
+        }
     }
 }

@@ -147,7 +147,7 @@ pub async fn refundable(
 ) -> AppResult<Json<Refundable>> {
     let id = record_id(&raw_id, "Payment")?;
     let mut conn = state.db.reader().acquire().await?;
-    refunds::refundable(&mut conn, &state, id.as_str())
+    refunds::refundable(&mut conn, id.as_str())
         .await?
         .map(Json)
         .ok_or_else(|| AppError::NotFound("Payment not found".into()))
@@ -167,6 +167,7 @@ pub struct RefundPayment {
 #[utoipa::path(post, path = "/api/admin/payments/{id}/refund", tag = "admin", params(("id" = String, Path)), request_body = RefundPayment,
     responses((status = 201, body = RefundRow, description = "Online: sent to PayTabs (completed, or pending until PayTabs answers); offline: recorded"),
               (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody, description = "PayTabs refused the refund (its message); the refund failed and its credits are back"),
               (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
               (status = 422, body = ErrorBody, description = "More credits than are unused, or more money than is left to refund")))]
 pub async fn refund_payment(
@@ -189,9 +190,13 @@ pub async fn refund_payment(
     };
     let reason = Notes::parse_optional("reason", body.reason.as_deref(), 500)?;
     let mut tx = state.db.pool.begin().await?;
-    let payment = refunds::refundable(&mut tx, &state, id.as_str())
+    let not_found = || AppError::NotFound("Payment not found".into());
+    if !refunds::lock_payment(&mut tx, state.db.backend, id.as_str()).await? {
+        return Err(not_found());
+    }
+    let payment = refunds::refundable(&mut tx, id.as_str())
         .await?
-        .ok_or_else(|| AppError::NotFound("Payment not found".into()))?;
+        .ok_or_else(not_found)?;
     if !(0..=payment.unused_credits).contains(&credits) {
         return Err(AppError::field(
             "credits",
@@ -237,7 +242,16 @@ pub async fn refund_payment(
     state.mail_wake.notify_one();
     tracing::info!(payment = id.as_str(), refund = %row.id, credits, amount, by = %admin.user_id, "refund asked");
     let row = match paytabs {
-        Some((sale, paytabs)) => refunds::send_to_paytabs(&state, &paytabs, &row.id, &sale).await?,
+        Some((sale, paytabs)) => {
+            match refunds::send_to_paytabs(&state, &paytabs, &row.id, &sale).await? {
+                refunds::Sent::Row(row) => row,
+                refunds::Sent::Refused(why) => {
+                    return Err(AppError::Conflict(format!(
+                        "PayTabs refused the refund: {why}. Nothing was refunded and the credits are back on the client's account."
+                    )));
+                }
+            }
+        }
         None => row,
     };
     Ok((StatusCode::CREATED, Json(row)))
