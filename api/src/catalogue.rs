@@ -7,7 +7,9 @@
 //! version and send it, so the first purchase from a new deploy brings the new catalogue in.
 //! Loads run one at a time, and requests waiting for one then use its result, so an unseen
 //! version costs at most one fetch however many requests name it at once; a version the site
-//! turned out not to have is answered from memory for [`MISS_TTL`]. A failed or unusable
+//! turned out not to have is answered from memory for [`MISS_TTL`]. Whatever versions are
+//! named, fetches are at least [`REFETCH_INTERVAL`] apart: a request that comes within it
+//! waits for the next fetch (or takes the answer of one made after it came in). A failed or unusable
 //! fetch changes nothing: the last good catalogue stays, and the request that needed the new
 //! one is told to try again.
 //!
@@ -42,6 +44,9 @@ impl std::fmt::Display for Source {
 
 /// How long a version the site did not have is refused without asking the site again.
 pub const MISS_TTL: Duration = Duration::from_secs(5);
+/// The least time between two fetches for unseen versions: made-up versions cannot make the
+/// API fetch the catalogue more often than this, however many and however different.
+pub const REFETCH_INTERVAL: Duration = Duration::from_secs(3);
 /// How many versions this process remembers (the current one and those before it).
 const KEEP: usize = 32;
 /// The largest catalogue file read (the real one is a few kilobytes).
@@ -81,8 +86,22 @@ pub struct Catalogues {
     source: Source,
     http: reqwest::Client,
     known: RwLock<Known>,
-    /// Held while loading; maps the versions the site did not have to when that was learnt.
-    loading: tokio::sync::Mutex<HashMap<String, Instant>>,
+    /// Held while loading.
+    loading: tokio::sync::Mutex<Loading>,
+}
+
+#[derive(Default)]
+struct Loading {
+    /// The versions the site did not have, and when that was learnt.
+    misses: HashMap<String, Instant>,
+    /// The last fetch made for an unseen version.
+    last: Option<LastFetch>,
+}
+
+struct LastFetch {
+    started: Instant,
+    /// Why it failed, if it did.
+    failure: Option<String>,
 }
 
 impl Catalogues {
@@ -153,35 +172,65 @@ impl Catalogues {
         if let Some(r) = self.lookup(version) {
             return Ok(r);
         }
-        let mut misses = self.loading.lock().await;
-        // Loaded while this request waited for the one before it?
-        if let Some(r) = self.lookup(version) {
-            return Ok(r);
-        }
-        if misses
-            .get(version)
-            .is_some_and(|at| at.elapsed() < MISS_TTL)
-        {
-            return Err(VersionError::Unknown(version.to_string()));
-        }
-        let fetched = fetch(&self.http, &self.source).await.map_err(|cause| {
-            tracing::warn!(source = %self.source, wanted = version, error = format!("{cause:#}"),
-                "the catalogue could not be loaded; the last good one stays");
-            VersionError::Unavailable {
-                origin: self.source.to_string(),
-                cause,
+        let arrived = Instant::now();
+        loop {
+            let mut loading = self.loading.lock().await;
+            // Loaded while this request waited for the one before it?
+            if let Some(r) = self.lookup(version) {
+                return Ok(r);
             }
-        })?;
-        self.install(fetched);
-        misses.retain(|_, at| at.elapsed() < MISS_TTL);
-        match self.lookup(version) {
-            Some(r) => Ok(r),
-            None => {
-                tracing::warn!(source = %self.source, wanted = version, published = %self.current().version,
-                    "a request named a catalogue version the site does not publish");
-                misses.insert(version.to_string(), Instant::now());
-                Err(VersionError::Unknown(version.to_string()))
+            if loading
+                .misses
+                .get(version)
+                .is_some_and(|at| at.elapsed() < MISS_TTL)
+            {
+                return Err(VersionError::Unknown(version.to_string()));
             }
+            if let Some(last) = &loading.last {
+                // The site was asked after this request came in: its answer stands.
+                if last.started >= arrived {
+                    return Err(match &last.failure {
+                        None => VersionError::Unknown(version.to_string()),
+                        Some(cause) => VersionError::Unavailable {
+                            origin: self.source.to_string(),
+                            cause: anyhow::anyhow!("{cause}"),
+                        },
+                    });
+                }
+                // At most one fetch per REFETCH_INTERVAL, whatever versions are named: wait
+                // for the next allowed one (and whoever makes it) without holding the lock.
+                let wait = REFETCH_INTERVAL.saturating_sub(last.started.elapsed());
+                if !wait.is_zero() {
+                    drop(loading);
+                    tokio::time::sleep(wait).await;
+                    continue;
+                }
+            }
+            let started = Instant::now();
+            let fetched = fetch(&self.http, &self.source).await;
+            loading.last = Some(LastFetch {
+                started,
+                failure: fetched.as_ref().err().map(|e| format!("{e:#}")),
+            });
+            let fetched = fetched.map_err(|cause| {
+                tracing::warn!(source = %self.source, wanted = version, error = format!("{cause:#}"),
+                    "the catalogue could not be loaded; the last good one stays");
+                VersionError::Unavailable {
+                    origin: self.source.to_string(),
+                    cause,
+                }
+            })?;
+            self.install(fetched);
+            loading.misses.retain(|_, at| at.elapsed() < MISS_TTL);
+            return match self.lookup(version) {
+                Some(r) => Ok(r),
+                None => {
+                    tracing::warn!(source = %self.source, wanted = version, published = %self.current().version,
+                        "a request named a catalogue version the site does not publish");
+                    loading.misses.insert(version.to_string(), Instant::now());
+                    Err(VersionError::Unknown(version.to_string()))
+                }
+            };
         }
     }
 

@@ -26,3 +26,4 @@ pub mod site;
 pub mod startup;
 pub mod state;
 pub mod telemetry;
+pub mod whole_body;

@@ -219,6 +219,8 @@ pub fn router(state: AppState) -> Router {
         .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<Body>| {
             tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
         }))
+        // Outermost: whatever answers, the body has been read (see whole_body.rs).
+        .layer(middleware::from_fn(crate::whole_body::read_whole_body))
         .with_state(state)
 }
 

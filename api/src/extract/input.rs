@@ -98,6 +98,14 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
         let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
             AppError::BadRequest(format!("The request body is not valid JSON ({e})"))
         })?;
+        // Every request body the API takes is an object. serde would read a struct from an
+        // array too (by position; `[]` for one with no fields), which the OpenAPI document
+        // forbids, so the handler and the document agree by refusing it here.
+        if !value.is_object() {
+            return Err(AppError::BadRequest(
+                "The request body is not of the expected shape (a JSON object)".into(),
+            ));
+        }
         if let Some((field, problem)) = scan(&value, &mut Vec::new()) {
             return Err(refused_text(&field, &problem));
         }

@@ -347,6 +347,41 @@ async fn an_unknown_version_is_refused_after_one_fetch_and_a_bad_site_keeps_the_
     assert_eq!(unnamed.status(), 200);
 }
 
+#[tokio::test]
+async fn made_up_versions_cannot_make_the_api_fetch_the_catalogue_more_than_once_a_few_seconds() {
+    let (_, origin, app) = deployed_site().await;
+    let mona = client(&app, "mona@example.com").await;
+    assert_eq!(origin.hits(), 1);
+    // Twenty different made-up versions at once (issue 20, defect 9: 19 fetches before).
+    let tasks: Vec<_> = (0..20)
+        .map(|i| {
+            let (c, url, origin_header) = (
+                mona.clone(),
+                app.url("/api/payments/paytabs/create"),
+                app.url(""),
+            );
+            tokio::spawn(async move {
+                c.post(url)
+                    .header("Origin", origin_header)
+                    .json(&purchase(5, 20250.0, &format!("{i:016x}")))
+                    .send()
+                    .await
+                    .unwrap()
+                    .status()
+                    .as_u16()
+            })
+        })
+        .collect();
+    for t in tasks {
+        assert_eq!(t.await.unwrap(), 409, "each made-up version is refused");
+    }
+    assert!(
+        origin.hits() <= 3,
+        "at most one fetch per interval, not one per version: {} fetches",
+        origin.hits() - 1
+    );
+}
+
 /// The scheduling service the client's dashboard names (settings `scheduling.host_name`).
 async fn scheduler(app: &TestApp, c: &reqwest::Client) -> String {
     let dash: Value = app.get_as(c, "/api/dashboard").await.json().await.unwrap();

@@ -13,6 +13,7 @@ mod contact;
 mod deactivation;
 mod exports;
 mod hot_reads;
+mod keep_alive;
 mod limits;
 mod lots;
 mod needs_attention;
