@@ -7,7 +7,7 @@
 #   PAGES="1000" bash bench/build.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p generator --no-default-features # what Netlify builds
+cargo build --release -q -p generator # what Netlify builds
 SITE=$PWD/target/release/site
 SHM=${SHM:-/dev/shm/site-bench}
 RUNS=${RUNS:-5}

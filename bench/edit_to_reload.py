@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Edit -> browser reloaded, as issue 12 budgets it: starts `site serve`, listens on the
+"""Edit -> browser reloaded, as issue 12 budgets it: starts `devserver`, listens on the
 live-reload stream (/__livereload, the EventSource every served page opens) as a browser
 does, appends a unique paragraph to one Markdown file and times the moment the reload event
 arrives; repeats. The shared `edit_to_served.py` times the first HTTP answer with the new text,
 which for a post comes before the rebuild ends (the post is written first); a browser reloads
 only when the whole rebuild is done, so this is the figure the budget is about.
 
-  python3 bench/edit_to_reload.py --site target/release/site --root DIR \
+  python3 bench/edit_to_reload.py --server target/release/devserver --root DIR \
       --file content/blog/x.md [--edits 15] [--port 19330]
 
 Also prints the start-up (until the server answered) and the server's idle CPU.
@@ -49,7 +49,7 @@ def listen(port, events, ready):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--site", required=True)
+    ap.add_argument("--server", required=True)
     ap.add_argument("--root", required=True)
     ap.add_argument("--file", required=True)
     ap.add_argument("--edits", type=int, default=15)
@@ -61,7 +61,7 @@ def main():
     original = open(path, encoding="utf-8").read()
     log = open(a.log, "w")
     t_start = time.monotonic()
-    proc = subprocess.Popen([a.site, "--root", a.root, "serve", "--port", str(a.port)],
+    proc = subprocess.Popen([a.server, "--root", a.root, "--port", str(a.port)],
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         while True:
@@ -70,7 +70,7 @@ def main():
                 break
             except Exception:
                 if proc.poll() is not None or time.monotonic() - t_start > 300:
-                    sys.exit("site serve did not come up; see %s" % a.log)
+                    sys.exit("devserver did not come up; see %s" % a.log)
                 time.sleep(0.02)
         started = time.monotonic() - t_start
         time.sleep(1)

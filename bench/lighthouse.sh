@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Lighthouse (mobile, its default simulated throttling) on the product's pages, against a
-# running `site serve`, with Debian's Chromium (budgets.md: performance 100 on content pages,
+# running `devserver` (the whole product), with Debian's Chromium (budgets.md: performance 100 on content pages,
 # >= 95 on island pages; accessibility and best practices 100; JS before any interaction on
 # /pricing <= 15 KB gzip). Prints one table row per page, then the JS /pricing loaded before any
 # interaction (the script requests Lighthouse saw, gzip -9 sizes).
 #
-#   bash bench/lighthouse.sh                              # starts target/release/site serve itself
-#   SITE=http://127.0.0.1:8000 bash bench/lighthouse.sh   # a `site serve` you run (demo accounts)
+#   bash bench/lighthouse.sh                              # starts target/release/devserver itself
+#   SITE=http://127.0.0.1:8000 bash bench/lighthouse.sh   # a `devserver` you run (demo accounts)
 #   RUNS=3 PAGES="/ /pricing" bash bench/lighthouse.sh    # median of 3 runs, some pages only
 #
 # Pages behind sign-in (/dashboard, /book-session, /admin) are measured signed in as the demo
-# client and admin that `site serve` creates on a new database. JSON reports are kept in
+# client and admin that `devserver` creates on a new database. JSON reports are kept in
 # $OUT (default bench/lighthouse/reports). Everything the script starts is stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,20 +45,20 @@ cleanup() {
 trap cleanup EXIT
 
 if [ -z "${SITE:-}" ]; then
-  BIN=${SITE_BIN:-target/release/site}
-  [ -x "$BIN" ] || BIN=target/debug/site
-  [ -x "$BIN" ] || { echo "build the site first: cargo build --release -p generator" >&2; exit 1; }
+  BIN=${SERVER_BIN:-target/release/devserver}
+  [ -x "$BIN" ] || BIN=target/debug/devserver
+  [ -x "$BIN" ] || { echo "build the product first: cargo build --release -p devserver" >&2; exit 1; }
   PORT=${PORT:-18090}
   SITE="http://127.0.0.1:$PORT"
   DATABASE_URL="sqlite://$TMP/app.db" MAILBOX_DIR="$TMP/mailbox" RUST_LOG=warn \
-    "$BIN" serve --port "$PORT" >"$TMP/serve.log" 2>&1 &
+    "$BIN" --port "$PORT" >"$TMP/serve.log" 2>&1 &
   SERVE_PID=$!
   for _ in $(seq 1 600); do
     curl -fsS "$SITE/api/health" >/dev/null 2>&1 && break
     kill -0 "$SERVE_PID" 2>/dev/null || { cat "$TMP/serve.log" >&2; exit 1; }
     sleep 0.5
   done
-  curl -fsS "$SITE/api/health" >/dev/null || { echo "site serve did not start" >&2; cat "$TMP/serve.log" >&2; exit 1; }
+  curl -fsS "$SITE/api/health" >/dev/null || { echo "devserver did not start" >&2; cat "$TMP/serve.log" >&2; exit 1; }
 fi
 
 # The cookies (session and the header's hint) of a demo account.

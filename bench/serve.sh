@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# `site serve` before and after (issue 12, point 1): the server's idle CPU over IDLE seconds at
+# The local server before and after (issue 12, point 1): the server's idle CPU over IDLE seconds at
 # each page count, edit -> served at 1,000 pages, and requests/s of a static page and of
 # /api/auth/session through each server. A ("before") and B ("after") run side by side for
 # idle CPU (same noise) and alternate for throughput; report the ratio of the medians.
 #
-#   BEFORE=/tmp/site-before AFTER=target/debug/site bash bench/serve.sh
+#   BEFORE=/tmp/site-before AFTER=target/debug/devserver bash bench/serve.sh
 #   PAGES="1000 10000" IDLE=60 ROUNDS=3 DURATION=10 CONNS=32 bash bench/serve.sh
 #
-# BEFORE is a `site` built from main (e.g. `git worktree add /tmp/main main && cargo build
-# -p generator` there, or a copy of main's target/debug/site); AFTER defaults to this
+# BEFORE is a server built from main (e.g. `git worktree add /tmp/main main && cargo build
+# -p devserver` there, or a copy of main's target/debug/devserver; a `site` binary from before
+# the dev server left the generator is started as `site serve`); AFTER defaults to this
 # checkout's debug build. Compare builds of the same profile. The corpora come from the shared
 # `pair_corpus.py` (SHARED, default ../shared/bench) and are written to /dev/shm.
 # Everything the script starts is stopped on exit; every wait is bounded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BEFORE=${BEFORE:?set BEFORE to a site binary built from main}
-AFTER=$(realpath "${AFTER:-target/debug/site}")
+BEFORE=${BEFORE:?set BEFORE to a devserver (or older site) binary built from main}
+AFTER=$(realpath "${AFTER:-target/debug/devserver}")
 BEFORE=$(realpath "$BEFORE")
 SHARED=${SHARED:-../shared/bench}
 PAGES=${PAGES:-1000 10000}
@@ -36,20 +37,22 @@ trap cleanup EXIT
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-# start BIN ROOT PORT LOG: starts `site serve` (the API in process), waits for the API;
-# the process id is left in STARTED.
+# start BIN ROOT PORT LOG: starts the server (the API in process), waits for the API;
+# the process id is left in STARTED. An older `site` binary takes the `serve` subcommand.
 start() {
   local bin=$1 root=$2 port=$3 log=$4
-  (cd "$root" && exec "$bin" serve --port "$port") >"$log" 2>&1 &
+  local args=(--port "$port")
+  [ "$(basename "$bin")" = site ] && args=(serve "${args[@]}")
+  (cd "$root" && exec "$bin" "${args[@]}") >"$log" 2>&1 &
   local pid=$!
   PIDS+=("$pid")
   STARTED=$pid
   for _ in $(seq 1 600); do
     curl -sf -o /dev/null "http://127.0.0.1:$port/api/health" && return
-    kill -0 "$pid" 2>/dev/null || { echo "site serve exited; see $log" >&2; exit 1; }
+    kill -0 "$pid" 2>/dev/null || { echo "the server exited; see $log" >&2; exit 1; }
     sleep 0.5
   done
-  echo "site serve did not answer within 300 s; see $log" >&2
+  echo "the server did not answer within 300 s; see $log" >&2
   exit 1
 }
 

@@ -6,7 +6,7 @@
 #      hyperfine (1 warm-up, RUNS counted runs each), old output removed inside the timed command;
 #   2. peak memory of each clean build (GNU time);
 #   3. LiveSite start-up and apply() for a one-post edit (examples/live_apply.rs), alone;
-#   4. `site serve` as a user runs it: start-up, idle CPU, and edit -> browser reloaded (the
+#   4. `devserver` as a user runs it: start-up, idle CPU, and edit -> browser reloaded (the
 #      reload event on /__livereload) for a one-post edit (bench/edit_to_reload.py).
 #
 #   bash bench/site.sh                   # 1k and 10k
@@ -29,8 +29,10 @@ command -v hyperfine >/dev/null || { echo "needs hyperfine (apt-get install hype
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)"; exit 1; }
 HUGO=${HUGO:-$(ls /tmp/hugo-venv/lib/python3*/site-packages/hugo/binaries/hugo* 2>/dev/null | head -1 || true)}
 
-cargo build --release -q -p generator --no-default-features --bin site --example live_apply
+cargo build --release -q -p generator --bin site --example live_apply
+cargo build --release -q -p devserver
 SITE=$REPO/target/release/site
+SERVER=$REPO/target/release/devserver
 LIVE=$REPO/target/release/examples/live_apply
 
 peak_mb() { # command... → peak resident MB
@@ -70,6 +72,6 @@ PY
   rm -rf "$SHM/oL"
   "$LIVE" --root "$corpus/site" --out "$SHM/oL" --file "$post" --edits "$EDITS" | sed 's/^/  /'
   rm -rf "$corpus/site/public"
-  python3 bench/edit_to_reload.py --site "$SITE" --root "$corpus/site" --file "$post" \
+  python3 bench/edit_to_reload.py --server "$SERVER" --root "$corpus/site" --file "$post" \
     --edits "$EDITS" | sed 's/^/  serve: /'
 done

@@ -22,6 +22,15 @@ echo "== formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+echo "== dependencies: every one is used (cargo machete), the generator carries no server"
+cargo machete
+# Netlify compiles the generator alone: no API, devkit, dev server, web server or database.
+if cargo tree --locked -p generator -e normal,build --prefix none |
+  grep -E '^(api|devkit|devserver|axum|sqlx[a-z-]*) v'; then
+  echo "the generator must not depend on the crates above (they belong to devserver)" >&2
+  exit 1
+fi
+
 echo "== unit and integration tests (API on SQLite)"
 cargo test --workspace --locked 2>&1 | tee -a "$log"
 
@@ -34,12 +43,18 @@ echo "== the running API against its OpenAPI document: schemathesis on SQLite an
 echo "== the real content: validation and internal links"
 cargo run --quiet --locked -p generator -- check
 
+echo "== Netlify's build, the command of netlify.toml as it is (a release build of the generator)"
+netlify_build=$(sed -n 's/^ *command = "\(.*\)"$/\1/p' netlify.toml)
+[ -n "$netlify_build" ] || { echo "netlify.toml has no build command" >&2; exit 1; }
+echo "$netlify_build"
+bash -c "set -e; $netlify_build"
+
 echo "== end to end in headless Chromium: visitor, purchase, booking, admin, access, axe"
 command -v "${CHROMIUM:-chromium}" >/dev/null || {
   echo "the browser tests need Chromium: apt-get install chromium (or set CHROMIUM=/path/to/it)" >&2
   exit 1
 }
-cargo build --quiet --locked -p generator # `site serve`, which the tests start as a developer would
+cargo build --quiet --locked -p devserver # the README's one command, which the tests start as a developer would
 (
   cd e2e
   [ -d node_modules ] || npm install --no-audit --no-fund

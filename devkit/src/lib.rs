@@ -1,10 +1,10 @@
 //! Development code that never ships in the `api` binary: a local PayTabs (`paytabs`) and
 //! Calendly (`calendly`) that send the same signed callbacks and webhooks as the real services,
 //! the mailbox that keeps mail when no SMTP server is set (`mailbox`), and the local defaults
-//! and demo accounts of `site serve` (`local`).
+//! and demo accounts of `devserver` (`local`).
 //!
 //! It plugs into the API only through `api::startup::Extensions` ([`DevKit::extensions`]):
-//! `site serve` (the generator's `portal` feature) and the API's integration tests depend on
+//! `devserver` and the API's integration tests depend on
 //! this crate; the `api` crate itself never does.
 
 pub mod calendly;

@@ -1,4 +1,4 @@
-//! The whole API on one machine, for `site serve`: embedded SQLite, mail to the local mailbox,
+//! The whole API on one machine, for `devserver`: embedded SQLite, mail to the local mailbox,
 //! the PayTabs and Calendly stand-ins, and a demo admin and client on a new database.
 //!
 //! Every setting still comes from the environment first, so a developer (or the browser tests)
@@ -23,7 +23,7 @@ use crate::calendly::CalendlyStandIn;
 use crate::mailbox::MailboxTransport;
 use crate::paytabs::StandIn;
 
-/// Who can sign in on a new local database (printed by `site serve`; never created elsewhere).
+/// Who can sign in on a new local database (printed by `devserver`; never created elsewhere).
 pub struct DemoAccount {
     pub role: Role,
     pub name: &'static str,
@@ -101,7 +101,7 @@ impl LocalApi {
         let config = Config::from_lookup(&lookup)?;
         anyhow::ensure!(
             config.environment == Environment::Development,
-            "site serve runs the product locally with stand-ins; unset APP_ENV=production"
+            "devserver runs the product locally with stand-ins; unset APP_ENV=production"
         );
         api::telemetry::init(config.environment);
         let kit = DevKit {

@@ -1,4 +1,4 @@
-//! A local PayTabs for development and tests, served at /paytabs-standin by `site serve`
+//! A local PayTabs for development and tests, served at /paytabs-standin by `devserver`
 //! (unless PAYTABS_STANDIN=false) and by the API's tests; never by the `api` binary. It checks
 //! requests the way PayTabs does (server key in `authorization`, profile, currency, duplicate
 //! carts), serves a hosted payment page with Approve / Decline / Cancel, then sends the signed

@@ -1,4 +1,4 @@
-// Starts the whole product with the README's first command, `site serve`, on a port of its own:
+// Starts the whole product with the README's first command, `devserver`, on a port of its own:
 // the site, and in the same process the API with the PayTabs and Calendly stand-ins and the
 // demo accounts, on a fresh SQLite file, with mail going to a real SMTP server of this harness
 // that keeps what it receives.
@@ -14,7 +14,7 @@ const root = resolve(import.meta.dirname, "../..");
 // The binaries to test: target/debug by default; E2E_BIN_DIR (relative to where you run) for others.
 const bin = process.env.E2E_BIN_DIR ? resolve(process.env.E2E_BIN_DIR) : join(root, "target/debug");
 
-/** The demo admin `site serve` creates on a new database (devkit/src/local.rs). */
+/** The demo admin `devserver` creates on a new database (devkit/src/local.rs). */
 export const ADMIN = { email: "admin@coach.example.com", password: "demo-admin-2026", name: "Nadine Kamel" };
 /** The demo client it creates beside the admin. */
 export const DEMO_CLIENT = { email: "client@coach.example.com", password: "demo-client-2026", name: "Mona Adel" };
@@ -120,8 +120,8 @@ export async function startProduct() {
     RUST_LOG: process.env.RUST_LOG ?? "warn",
   };
   const logs = [];
-  const serve = run("site", "site", ["serve", "--port", String(port)], env, logs);
-  await waitForHttp(`${site}/api/health`, serve, "site serve");
+  const serve = run("devserver", "devserver", ["--port", String(port)], env, logs);
+  await waitForHttp(`${site}/api/health`, serve, "devserver");
   return {
     site,
     mail,
@@ -135,7 +135,7 @@ export async function startProduct() {
         });
         if (!exited) {
           serve.kill("SIGKILL");
-          throw new Error(`site serve did not stop on SIGTERM within 10 s\n${logs.join("")}`);
+          throw new Error(`devserver did not stop on SIGTERM within 10 s\n${logs.join("")}`);
         }
       }
       await mail.close();

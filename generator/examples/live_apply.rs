@@ -1,7 +1,7 @@
 //! Times `LiveSite`: the start-up (load, validate, render and write everything) and
 //! `apply()` for a one-post edit, alone (no watcher, no HTTP). Used by bench/site.sh.
 //!
-//!   cargo run --release -p generator --no-default-features --example live_apply -- \
+//!   cargo run --release -p generator --example live_apply -- \
 //!     --root DIR --out DIR --file content/blog/SOME-POST.md [--edits 15]
 
 use std::path::PathBuf;

@@ -134,12 +134,15 @@ impl PageLinks {
 
 /// Checks links; `files` are the other published files (assets, feeds) by site path.
 pub fn check(pages: &[&PageLinks], files: &HashSet<String>) -> Vec<Diagnostic> {
+    // In page order, so the problems come out the same way on every run.
+    let mut pages = pages.to_vec();
+    pages.sort_by(|a, b| a.path.cmp(&b.path));
     let ids: HashMap<&str, HashSet<&str>> = pages
         .iter()
         .map(|p| (p.path.as_str(), p.ids.lines().collect()))
         .collect();
     let mut problems = Vec::new();
-    for page in pages {
+    for page in &pages {
         let here = page.path.as_str();
         for link in page.links.lines() {
             let (target, anchor) = match link.split_once('#') {

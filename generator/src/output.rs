@@ -1,7 +1,7 @@
 //! The output folder: what a build writes into it, and how `site build` swaps a finished
 //! build in. A build renders into a staging folder beside the output and replaces the output
 //! only when it passed every check, so a failed build leaves the last good site as it was.
-//! (`site serve` writes in place instead, only the files whose bytes changed: see `LiveSite`.)
+//! (`devserver` writes in place instead, only the files whose bytes changed: see `LiveSite`.)
 
 use std::fs;
 use std::path::{Path, PathBuf};

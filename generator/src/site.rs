@@ -1,18 +1,18 @@
 //! The two phases of a build: load and validate everything (content, assets, theme), then
-//! render in parallel. `site build` streams each page to disk as it is rendered ([`LiveSite`])
-//! and checks links from what it kept of each page; `site check` keeps the pages in memory
-//! ([`generate`]) and checks the same links, writing nothing.
+//! render in parallel. One pipeline does it ([`LiveSite`]), into a sink: `site build` streams
+//! each page into a staging folder as it is rendered; `site check` is the same render into a
+//! sink that writes nothing; both check the links and ids kept of each page. [`generate`] keeps
+//! the rendered site in memory, for tests.
 
 mod live;
 
 pub use live::LiveSite;
+use live::Sink;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use rayon::prelude::*;
 use serde_json::{Map, Value};
 use tera::Tera;
 
@@ -21,9 +21,9 @@ use crate::content::Library;
 use crate::content::model::Video;
 use crate::diagnostics::{Diagnostic, Diagnostics, SiteErrors};
 use crate::output::{self, OutputFile, WriteStats};
-use crate::render::plan::{self, Planner, PostCard};
-use crate::render::{self, FeedItem, Page, RenderedPage, Renderer};
-use crate::{images, islands, links, seo, templates, youtube};
+use crate::render::plan::{self, Planner};
+use crate::render::{self, FeedItem, RenderedPage, Renderer};
+use crate::{images, islands, seo, templates, youtube};
 
 pub const THEME: &str = "default";
 
@@ -55,7 +55,7 @@ impl Options {
     }
 }
 
-/// A site rendered in memory.
+/// A site rendered in memory ([`generate`]).
 pub struct Site {
     pub pages: Vec<RenderedPage>,
     /// Every other file: assets, sitemap, robots, feed. `rel` is relative to the output folder.
@@ -63,13 +63,6 @@ pub struct Site {
     pub warnings: Vec<String>,
     /// The islands' size report, when this build rebuilt them.
     pub islands_report: Option<String>,
-}
-
-impl Site {
-    /// Every site path the output answers at, for link checking.
-    fn file_paths(&self) -> HashSet<String> {
-        self.files.iter().map(|f| format!("/{}", f.rel)).collect()
-    }
 }
 
 /// The theme as loaded: fingerprinted assets, compiled templates and the islands' manifest.
@@ -283,60 +276,39 @@ fn errors(d: Vec<Diagnostic>) -> SiteErrors {
     all.into_result().unwrap_err()
 }
 
-/// Phase 1 and the render of phase 2, all in memory, for `site check` and tests.
+/// Phase 1 and the render of phase 2 through the one pipeline, kept in memory, for tests.
+/// Links are not checked ([`check`] does).
 pub fn generate(opts: &Options) -> Result<Site, SiteErrors> {
-    let loaded = load(opts)?;
-    let renderer = loaded.renderer();
-    let planned = loaded.with_planner(opts, |planner| {
-        let (post_pages, cards): (Vec<Page>, Vec<Result<PostCard, Diagnostic>>) = loaded
-            .library
-            .blog
-            .par_iter()
-            .filter_map(|e| planner.post(e, &e.body))
-            .map(|(page, card)| (page, renderer.card(card)))
-            .unzip();
-        let cards: Vec<PostCard> = cards
-            .into_iter()
-            .collect::<Result<_, _>>()
-            .map_err(|d| errors(vec![d]))?;
-        let mut pages: Vec<Page> = loaded
-            .library
-            .resources
-            .par_iter()
-            .filter_map(|e| planner.resource(e))
-            .collect();
-        pages.extend(post_pages);
-        let (shared, feed) = planner.shared(cards.iter().collect());
-        pages.extend(shared);
-        let sitemap = seo::sitemap(
-            &loaded.theme.tera,
-            &loaded.base_url,
-            pages
-                .iter()
-                .filter(|p| p.in_sitemap())
-                .map(|p| (p.path.as_str(), p.lastmod)),
-        )
-        .map_err(|d| errors(vec![d]))?;
-        Ok::<_, SiteErrors>((pages, feed, sitemap))
-    });
-    let (pages, feed, sitemap) = planned?;
-    let results: Vec<Result<RenderedPage, Diagnostic>> =
-        pages.into_par_iter().map(|p| renderer.render(p)).collect();
-    let (ok, failed): (Vec<_>, Vec<_>) = results.into_iter().partition(Result::is_ok);
-    if !failed.is_empty() {
-        return Err(errors(failed.into_iter().filter_map(Result::err).collect()));
-    }
-    let mut files = loaded.files(opts, &feed).map_err(|d| errors(vec![d]))?;
-    files.push(OutputFile {
-        rel: "sitemap.xml".into(),
-        bytes: sitemap.into_bytes(),
-    });
+    let (live, _) = LiveSite::open(opts.clone(), Sink::Memory, false)
+        .map_err(|e| site_errors(e, &opts.root))?;
+    let (pages, files, loaded) = live.into_kept();
     Ok(Site {
-        pages: ok.into_iter().filter_map(Result::ok).collect(),
+        pages,
         files,
         warnings: loaded.warnings,
         islands_report: loaded.theme.islands_report,
     })
+}
+
+/// The pipeline's error as the list of problems `site check` prints; an error that is not a
+/// content problem (e.g. an unreadable root) becomes one naming the root.
+fn site_errors(e: anyhow::Error, root: &Path) -> SiteErrors {
+    match e.downcast::<SiteErrors>() {
+        Ok(problems) => problems,
+        Err(e) => errors(vec![Diagnostic::new(root, format!("{e:#}"))]),
+    }
+}
+
+/// Renders the whole site into `sink`, keeping each page's links and ids, and fails with every
+/// internal link or anchor that leads nowhere: what `site build` and `site check` share.
+fn render_and_check(opts: &Options, sink: Sink) -> anyhow::Result<BuildReport> {
+    let (live, report) = LiveSite::open(opts.clone(), sink, true)?;
+    let problems = live.broken_links();
+    if problems.is_empty() {
+        Ok(report)
+    } else {
+        Err(errors(problems).into())
+    }
 }
 
 /// What `site build` did.
@@ -357,15 +329,7 @@ pub fn build(opts: &Options, out: &Path) -> anyhow::Result<BuildReport> {
     output::refuse_project_folder(out)?;
     let staging = output::beside(out, "staging");
     output::remove_leftover(&staging)?;
-    let built = LiveSite::load_with(opts.clone(), &staging, true).and_then(|(live, report)| {
-        let problems = live.broken_links();
-        if problems.is_empty() {
-            Ok(report)
-        } else {
-            Err(errors(problems).into())
-        }
-    });
-    match built {
+    match render_and_check(opts, Sink::Folder(staging.clone())) {
         Ok(mut report) => {
             report.stats.removed = output::swap_in(&staging, out)?;
             Ok(report)
@@ -377,17 +341,9 @@ pub fn build(opts: &Options, out: &Path) -> anyhow::Result<BuildReport> {
     }
 }
 
-/// `site check`: everything `build` validates, plus internal links; writes nothing.
-pub fn check(opts: &Options) -> Result<Site, SiteErrors> {
-    let site = generate(opts)?;
-    let pages: Vec<links::PageLinks> = site
-        .pages
-        .par_iter()
-        .map(|p| links::PageLinks::of(&p.path, &p.source, &p.html))
-        .collect();
-    let problems = links::check(&pages.iter().collect::<Vec<_>>(), &site.file_paths());
-    let mut all = Diagnostics::default();
-    all.extend(problems);
-    all.into_result()?;
-    Ok(site)
+/// `site check`: `site build` with nothing written. The same pipeline renders every page into
+/// [`Sink::Nowhere`], which keeps only each page's links and ids, and checks them as the build
+/// does.
+pub fn check(opts: &Options) -> Result<BuildReport, SiteErrors> {
+    render_and_check(opts, Sink::Nowhere).map_err(|e| site_errors(e, &opts.root))
 }

@@ -1,4 +1,4 @@
-//! The channel's latest uploads from the YouTube Data API v3 (integrations.md §3):
+//! The channel's latest uploads from the YouTube Data API v3 (docs/integrations.md §3):
 //! `channels` once for the uploads playlist, then `playlistItems` and `videos`, 3 quota units
 //! a refresh. Answers are cached on disk for 15 minutes so repeated builds cost nothing.
 //! Any failure is a warning: the build goes on with the curated videos.

@@ -10,14 +10,25 @@ use std::process::{Command, Output};
 use common::TestSite;
 
 fn build(site: &TestSite) -> Output {
+    site_command(site, "build")
+}
+
+fn site_command(site: &TestSite, command: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_site"))
         .arg("--root")
         .arg(site.root())
-        .arg("build")
+        .arg(command)
         .env_remove("YOUTUBE_API_KEY")
         .env_remove("API_ORIGIN")
         .output()
         .unwrap()
+}
+
+/// Nothing under the root but the sources: no output, staging or previous folder.
+fn wrote_nothing(site: &TestSite) -> bool {
+    ["public", ".public.staging", ".public.previous"]
+        .iter()
+        .all(|d| !site.root().join(d).exists())
 }
 
 fn stderr(out: &Output) -> String {
@@ -143,4 +154,37 @@ fn an_oversized_content_file_builds_with_a_warning_naming_it() {
     );
     assert!(!err.contains("small.md"), "{err}");
     assert!(s.root().join("public/blog/huge/index.html").exists());
+}
+
+#[test]
+fn check_is_the_build_with_nothing_written_same_problems_same_exit() {
+    let s = TestSite::new(Some("broken-link"));
+    let (checked, built) = (site_command(&s, "check"), build(&s));
+    assert_eq!(checked.status.code(), Some(1), "{}", stderr(&checked));
+    assert_eq!(
+        stderr(&checked),
+        stderr(&built),
+        "check reports what the build refuses"
+    );
+    assert!(wrote_nothing(&s));
+}
+
+#[test]
+fn check_counts_the_pages_the_build_writes_and_writes_nothing() {
+    let s = TestSite::new(None);
+    let checked = site_command(&s, "check");
+    assert!(checked.status.success(), "{}", stderr(&checked));
+    assert!(wrote_nothing(&s), "site check writes nothing");
+    let stdout = String::from_utf8_lossy(&checked.stdout).into_owned();
+    let pages = stdout
+        .strip_prefix("ok: ")
+        .and_then(|r| r.split_once(" pages, every internal link resolves"))
+        .map(|(n, _)| n.to_string())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let built = build(&s);
+    let built = String::from_utf8_lossy(&built.stdout).into_owned();
+    assert!(
+        built.contains(&format!("built {pages} pages and ")),
+        "check: {stdout}; build: {built}"
+    );
 }

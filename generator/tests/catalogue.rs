@@ -89,11 +89,11 @@ fn the_built_site_publishes_every_package_and_the_settings_the_api_uses() {
     assert_eq!(settings.site_name, "Fixture Coaching");
     assert_eq!(settings.coach_email, "hello@fixture.example.com");
     assert_eq!(
-        (settings.currency.as_str(), settings.time_zone.as_str()),
+        (settings.currency.as_str(), settings.time_zone.name()),
         ("EGP", "Africa/Cairo")
     );
     assert_eq!(settings.default_validity_months, 6);
-    // The version is the one the API computes for the same content (`site serve`, tests).
+    // The version is the one the API computes for the same content (`devserver`, tests).
     assert_eq!(catalogue.version.len(), 16);
     assert_eq!(
         Catalogue::from_content_dir(&s.root().join("content"))
@@ -178,7 +178,7 @@ fn the_version_changes_when_a_package_changes_and_not_otherwise() {
 }
 
 #[test]
-fn site_serve_republishes_the_catalogue_when_packages_yaml_is_saved() {
+fn the_live_site_republishes_the_catalogue_when_packages_yaml_is_saved() {
     let s = site();
     let out = s.root().join("public");
     let (mut live, _) = LiveSite::load(s.options(), &out).unwrap();

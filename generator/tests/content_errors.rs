@@ -298,3 +298,27 @@ fn a_title_edited_in_pages_yaml_is_the_pages_heading_and_title() {
     assert!(auth.contains(">Sign In to Your Portal</h1>"), "{auth}");
     assert!(auth.contains("<title>Sign In to Your Portal |"));
 }
+
+#[test]
+fn an_unknown_time_zone_fails_check_with_the_file_line_and_field() {
+    let site = TestSite::new(None);
+    let settings = site.root().join("content/settings.yaml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    // Line 2, just under `base_url:`: a zone that does not exist (a typo of Africa/Cairo).
+    let text = text.replacen('\n', "\ntime_zone: Africa/Ciaro\n", 1);
+    std::fs::write(&settings, text).unwrap();
+    let errors = site::check(&site.options())
+        .err()
+        .expect("an unknown time zone must fail site check")
+        .0;
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let d = &errors[0];
+    assert_names(
+        d,
+        "content/settings.yaml",
+        Some("time_zone"),
+        "`Africa/Ciaro` is not a known time zone",
+    );
+    assert_eq!(d.line, Some(2), "the line of `time_zone:`: {d}");
+    assert!(d.hint.as_deref().unwrap().contains("IANA"), "{d}");
+}

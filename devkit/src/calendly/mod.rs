@@ -1,6 +1,6 @@
-//! A local Calendly for development and tests, served at /calendly-standin by `site serve`
+//! A local Calendly for development and tests, served at /calendly-standin by `devserver`
 //! (unless CALENDLY_STANDIN=false) and by the API's tests; never by the `api` binary. It behaves
-//! towards our API the way Calendly does (integrations.md §2): bookings, cancellations and
+//! towards our API the way Calendly does (docs/integrations.md §2): bookings, cancellations and
 //! reschedules made on its pages (or through the methods tests call) reach our webhook as signed
 //! `invitee.created` / `invitee.canceled` deliveries with Calendly's payload shape, and it
 //! answers the two API calls our client makes (get a scheduled event, cancel it) behind a Bearer

@@ -1,4 +1,4 @@
-//! The local mailbox: without an SMTP server, `site serve` keeps every email in a folder
+//! The local mailbox: without an SMTP server, `devserver` keeps every email in a folder
 //! (`data/mailbox`, or MAILBOX_DIR) as the `.eml` an SMTP server would have received and a
 //! `.json` that the pages at /api/dev/mailbox list, so confirmation and reset links can be
 //! clicked on a laptop.

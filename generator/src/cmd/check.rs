@@ -1,4 +1,5 @@
-//! `site check`: everything `site build` validates, internal links included; writes nothing.
+//! `site check`: `site build` with nothing written: the same validation, render and check of
+//! every internal link and anchor.
 
 use std::path::Path;
 
@@ -9,13 +10,10 @@ pub fn run(root: &Path, drafts: bool) -> anyhow::Result<()> {
         drafts,
         ..site::Options::new(root)
     };
-    let site = site::check(&opts)?;
-    for w in &site.warnings {
+    let report = site::check(&opts)?;
+    for w in &report.warnings {
         eprintln!("warning: {w}");
     }
-    println!(
-        "ok: {} pages, every internal link resolves",
-        site.pages.len()
-    );
+    println!("ok: {} pages, every internal link resolves", report.pages);
     Ok(())
 }

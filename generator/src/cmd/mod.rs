@@ -3,7 +3,6 @@
 mod build;
 mod check;
 mod new;
-mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,19 +44,12 @@ enum Command {
         #[arg(long)]
         drafts: bool,
     },
-    /// The whole product on localhost: build the site, start the API in this process (embedded
-    /// SQLite, payment and scheduling stand-ins, demo accounts), serve like production (clean
-    /// URLs, netlify.toml redirects and headers, compression, the API under /api/), rebuild and
-    /// reload on edits.
+    /// Moved: the whole product on localhost is `devserver` (`cargo run --release -p
+    /// devserver`), which this static-site generator does not contain.
+    #[command(hide = true)]
     Serve {
-        #[arg(long, default_value_t = 8000)]
-        port: u16,
-        #[arg(long)]
-        drafts: bool,
-        /// Forward /api/* to an API already running at this address (e.g. 127.0.0.1:8080)
-        /// instead of starting one in this process.
-        #[arg(long)]
-        api: Option<String>,
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// Create a content file with complete front matter.
     New { kind: scaffold::Kind, title: String },
@@ -72,7 +64,10 @@ pub fn main() -> ExitCode {
             base_url,
         } => build::run(&cli.root, drafts, out, base_url),
         Command::Check { drafts } => check::run(&cli.root, drafts),
-        Command::Serve { port, drafts, api } => serve::run(&cli.root, port, drafts, api),
+        Command::Serve { .. } => Err(anyhow::anyhow!(
+            "`site serve` is now its own program: run `cargo run --release -p devserver` \
+             (same flags: --port, --api, --drafts, --root)"
+        )),
         Command::New { kind, title } => new::run(&cli.root, kind, &title),
     };
     match result {

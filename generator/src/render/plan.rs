@@ -366,12 +366,7 @@ impl<'a> Planner<'a> {
     }
 
     fn events(&self, pages: &mut Vec<Page>) {
-        let tz: chrono_tz::Tz = self
-            .lib
-            .settings
-            .time_zone
-            .parse()
-            .unwrap_or(chrono_tz::Africa::Cairo);
+        let tz: chrono_tz::Tz = self.lib.settings.time_zone;
         let mut events: Vec<_> = self
             .lib
             .events
@@ -539,7 +534,7 @@ impl Planner<'_> {
                 island,
                 heading,
                 props: views::IslandProps {
-                    time_zone: &self.lib.settings.time_zone,
+                    time_zone: self.lib.settings.time_zone.name(),
                     default_validity_months: self.lib.settings.credits.default_validity_months,
                 },
                 early_api: early.map(|(paths, _)| paths),

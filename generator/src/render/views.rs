@@ -159,7 +159,7 @@ pub fn site(settings: &Settings, year: i32) -> Site<'_> {
         description: &settings.site_info.description,
         base_url: settings.base_url.trim_end_matches('/'),
         currency: &settings.currency,
-        time_zone: &settings.time_zone,
+        time_zone: settings.time_zone.name(),
         hero: &settings.hero_section,
         social,
         contact: &settings.contact_info,

@@ -1,5 +1,6 @@
-//! A site kept in memory between edits, for `site serve`: loaded and rendered once, then each
-//! change re-reads what changed and re-renders only the pages that can show it.
+//! The one render pipeline: a site loaded and rendered once into a [`Sink`], then, for
+//! `devserver`, kept in memory between edits, each change re-reading what changed and
+//! re-rendering only the pages that can show it.
 //!
 //! What depends on what: a blog post's or resource's page shows only its own file (plus the
 //! settings and the theme), so an edit re-renders that page; every other page (listings, home
@@ -10,10 +11,11 @@
 //! (the chrome, the asset fingerprints and the base URL are on every page); still only the
 //! changed files are written.
 //!
-//! `site build` is [`LiveSite::load`] alone: the same streaming render, each page written as
-//! soon as it is rendered.
+//! `site build` is the first render alone into a staging folder, each page written as soon as
+//! it is rendered; `site check` is the same render into [`Sink::Nowhere`], which writes nothing
+//! and keeps only each page's links and ids; `generate` (tests) keeps every file in memory.
 //!
-//! In `site serve`, the file watcher's rebuild callback (`FnMut(&[PathBuf]) -> Result<String,
+//! In `devserver`, the file watcher's rebuild callback (`FnMut(&[PathBuf]) -> Result<String,
 //! String>`) is `apply`; paths may be absolute or relative to the root, and paths inside the
 //! output folder are ignored:
 //!
@@ -37,9 +39,9 @@ use crate::content::model::{BlogPostMeta, ResourceMeta};
 use crate::content::{Entry, EntryKind, Library};
 use crate::diagnostics::Diagnostic;
 use crate::links::PageLinks;
-use crate::output::WriteStats;
-use crate::render::Page;
+use crate::output::{OutputFile, WriteStats};
 use crate::render::plan::PostCard;
+use crate::render::{Page, RenderedPage};
 
 /// A page as the sitemap and the clean-up of stale files need it.
 #[derive(Debug, Clone)]
@@ -61,30 +63,52 @@ impl Listed {
     }
 }
 
-/// One file put into the output folder.
+/// Where a render puts the files it produces.
+pub(super) enum Sink {
+    /// Into this output folder, each file only when its bytes changed (`site build`'s staging
+    /// folder, `devserver`'s `public/`).
+    Folder(PathBuf),
+    /// Nowhere: only each file's hash, and each page's links and ids when they are collected
+    /// (`site check`).
+    Nowhere,
+    /// Kept in memory, every page and file (`generate`, for tests).
+    Memory,
+}
+
+/// A file as [`Sink::Memory`] keeps it.
+enum Kept {
+    Page(RenderedPage),
+    File(Vec<u8>),
+}
+
+/// One file put into the sink.
 struct Put {
     rel: String,
     hash: blake3::Hash,
+    /// New or changed bytes (written, with a folder).
     written: bool,
-    /// A page's links and ids, when the site collects them (`site build`).
+    /// A page's links and ids, when the site collects them (`site build`, `site check`).
     links: Option<PageLinks>,
+    /// The file itself, with [`Sink::Memory`].
+    kept: Option<Kept>,
 }
 
-/// Writes `bytes` to `out/rel` unless the file already holds them: known by its hash, or, for
-/// a file this process has not written yet, by reading it.
+/// Puts `bytes` as `rel` into the sink. A folder's file is written unless it already holds
+/// them: known by its hash, or, for a file this process has not written yet, by reading it.
 fn put(
-    out: &Path,
+    sink: &Sink,
     known: &HashMap<String, blake3::Hash>,
     rel: String,
     bytes: &[u8],
 ) -> anyhow::Result<Put> {
     let hash = blake3::hash(bytes);
-    let path = out.join(&rel);
-    let same = match known.get(&rel) {
-        Some(h) => *h == hash,
-        None => fs::read(&path).is_ok_and(|old| old == bytes),
+    let same = match (known.get(&rel), sink) {
+        (Some(h), _) => *h == hash,
+        (None, Sink::Folder(out)) => fs::read(out.join(&rel)).is_ok_and(|old| old == bytes),
+        (None, _) => false,
     };
-    if !same {
+    if let (false, Sink::Folder(out)) = (same, sink) {
+        let path = out.join(&rel);
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         }
@@ -95,6 +119,7 @@ fn put(
         hash,
         written: !same,
         links: None,
+        kept: None,
     })
 }
 
@@ -123,45 +148,52 @@ impl Tally {
     }
 }
 
-/// The loaded site, what was rendered from it, and what is on disk.
+/// The loaded site, what was rendered from it, and what is in the sink.
 pub struct LiveSite {
     opts: Options,
-    out: PathBuf,
+    sink: Sink,
     /// `opts.root` made absolute, to make sense of the watcher's paths.
     root: PathBuf,
     loaded: Loaded,
     posts: HashMap<PathBuf, (Listed, PostCard)>,
     resources: HashMap<PathBuf, Listed>,
     shared: Vec<Listed>,
-    /// Every file of the output folder this site wrote, by path under `out`.
+    /// Every file this site put into the sink, by path under the output folder.
     hashes: HashMap<String, blake3::Hash>,
-    /// Each page's links and ids by output file, for `site build`'s link check; `None` in
-    /// `site serve`, which does not check links.
+    /// Each page's links and ids by output file, for the link check of `site build` and
+    /// `site check`; `None` in `devserver`, which does not check links.
     links: Option<HashMap<String, PageLinks>>,
+    /// Every file by path, with [`Sink::Memory`].
+    kept: HashMap<String, Kept>,
 }
 
 impl LiveSite {
     /// Loads, validates and renders the whole site into `out`, removing files an earlier
     /// build left that this one does not produce.
     pub fn load(opts: Options, out: &Path) -> anyhow::Result<(LiveSite, BuildReport)> {
-        Self::load_with(opts, out, false)
+        Self::open(opts, Sink::Folder(out.to_path_buf()), false)
     }
 
-    /// [`LiveSite::load`], keeping each page's links and ids for [`LiveSite::broken_links`].
-    pub(super) fn load_with(
+    /// Loads, validates and renders the whole site into `sink`; with `collect_links`, keeps
+    /// each page's links and ids for [`LiveSite::broken_links`].
+    pub(super) fn open(
         opts: Options,
-        out: &Path,
+        sink: Sink,
         collect_links: bool,
     ) -> anyhow::Result<(LiveSite, BuildReport)> {
-        crate::output::refuse_project_folder(out)?;
+        if let Sink::Folder(out) = &sink {
+            crate::output::refuse_project_folder(out)?;
+        }
         let root = fs::canonicalize(&opts.root)
             .with_context(|| format!("cannot open {}", opts.root.display()))?;
         // Nothing is written, not even the folder, when the content is not valid.
         let loaded = load(&opts)?;
-        fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+        if let Sink::Folder(out) = &sink {
+            fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+        }
         let mut site = LiveSite {
             opts,
-            out: out.to_path_buf(),
+            sink,
             root,
             loaded,
             posts: HashMap::new(),
@@ -169,6 +201,7 @@ impl LiveSite {
             shared: Vec::new(),
             hashes: HashMap::new(),
             links: collect_links.then(HashMap::new),
+            kept: HashMap::new(),
         };
         let mut tally = site.render(Scope::Everything)?;
         tally.removed += site.prune_unknown_files()?;
@@ -198,13 +231,26 @@ impl LiveSite {
             .map(|rel| format!("/{rel}"))
             .collect();
         let pages: Vec<&PageLinks> = links.values().collect();
-
         crate::links::check(&pages, &files)
     }
 
     /// The pages this site publishes.
     pub fn page_count(&self) -> usize {
         self.posts.len() + self.resources.len() + self.shared.len()
+    }
+
+    /// What [`Sink::Memory`] kept: every page, then every other file.
+    pub(super) fn into_kept(self) -> (Vec<RenderedPage>, Vec<OutputFile>, Loaded) {
+        let (mut pages, mut files) = (Vec::new(), Vec::new());
+        for (rel, kept) in self.kept {
+            match kept {
+                Kept::Page(page) => pages.push(page),
+                Kept::File(bytes) => files.push(OutputFile { rel, bytes }),
+            }
+        }
+        pages.sort_by(|a, b| a.path.cmp(&b.path));
+        files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        (pages, files, self.loaded)
     }
 
     /// Brings the output up to date with these changed files (edited, created or deleted;
@@ -269,13 +315,19 @@ impl LiveSite {
         } else {
             path.to_path_buf()
         };
-        let out = fs::canonicalize(&self.out).unwrap_or_else(|_| self.out.clone());
-        let in_out = self.root.join(&rel).starts_with(&out) || rel.starts_with(&self.out);
+        let in_out = match &self.sink {
+            Sink::Folder(out) => {
+                let canonical = fs::canonicalize(out).unwrap_or_else(|_| out.clone());
+                self.root.join(&rel).starts_with(&canonical) || rel.starts_with(out)
+            }
+            Sink::Nowhere | Sink::Memory => false,
+        };
         (!in_out).then_some(rel)
     }
 
     fn render(&mut self, scope: Scope) -> anyhow::Result<Tally> {
-        // `site build` renders everything once and keeps nothing for later edits: each post's
+        // `site build` and `site check` render everything once and keep nothing for later
+        // edits: each post's
         // Markdown is taken out of the library and freed as soon as its page is written (the
         // bodies were over half of a 10,000-page build's memory). The feed's posts keep theirs.
         let taken: Vec<Option<String>> = match scope {
@@ -298,15 +350,17 @@ impl LiveSite {
         let mut problems = Vec::new();
         let loaded = &self.loaded;
         let renderer = loaded.renderer();
-        let (out, known) = (self.out.as_path(), &self.hashes);
+        let (sink, known) = (&self.sink, &self.hashes);
         let collect_links = self.links.is_some();
+        let keep = matches!(sink, Sink::Memory);
         let render_put = |page: Page| -> Result<Put, Diagnostic> {
             let rendered = renderer.render(page)?;
             let links = collect_links
                 .then(|| PageLinks::of(&rendered.path, &rendered.source, &rendered.html));
-            put(out, known, rendered.file, rendered.html.as_bytes())
-                .map(|p| Put { links, ..p })
-                .map_err(|e| Diagnostic::new(&rendered.source, format!("{e:#}")))
+            let p = put(sink, known, rendered.file.clone(), rendered.html.as_bytes())
+                .map_err(|e| Diagnostic::new(&rendered.source, format!("{e:#}")))?;
+            let kept = keep.then_some(Kept::Page(rendered));
+            Ok(Put { links, kept, ..p })
         };
         let lib = &loaded.library;
         let (posts, resources): (Vec<&Entry<BlogPostMeta>>, Vec<&Entry<ResourceMeta>>) =
@@ -413,12 +467,15 @@ impl LiveSite {
         let mut files = loaded
             .files(&self.opts, &feed)
             .map_err(|d| errors(vec![d]))?;
-        files.push(crate::output::OutputFile {
+        files.push(OutputFile {
             rel: "sitemap.xml".into(),
             bytes: sitemap.into_bytes(),
         });
-        for f in files {
-            let p = put(out, known, f.rel, &f.bytes)?;
+        for OutputFile { rel, bytes } in files {
+            let mut p = put(sink, known, rel, &bytes)?;
+            if keep {
+                p.kept = Some(Kept::File(bytes));
+            }
             tally.count(&p);
             puts.push(p);
         }
@@ -458,15 +515,26 @@ impl LiveSite {
             if let (Some(all), Some(links)) = (&mut self.links, p.links) {
                 all.insert(p.rel.clone(), links);
             }
+            if let Some(kept) = p.kept {
+                self.kept.insert(p.rel.clone(), kept);
+            }
             self.hashes.insert(p.rel, p.hash);
         }
         Ok(tally)
     }
 
-    /// Removes these output files and the folders they leave empty.
+    /// Removes these files from the sink, and from a folder the folders they leave empty.
     fn remove(&mut self, rels: &[String]) -> anyhow::Result<usize> {
         for rel in rels {
-            let path = self.out.join(rel);
+            self.hashes.remove(rel);
+            self.kept.remove(rel);
+            if let Some(links) = &mut self.links {
+                links.remove(rel);
+            }
+            let Sink::Folder(out) = &self.sink else {
+                continue;
+            };
+            let path = out.join(rel);
             match fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -474,12 +542,8 @@ impl LiveSite {
                     return Err(e).with_context(|| format!("cannot remove {}", path.display()));
                 }
             }
-            self.hashes.remove(rel);
-            if let Some(links) = &mut self.links {
-                links.remove(rel);
-            }
             let mut dir = path.parent();
-            while let Some(d) = dir.filter(|d| *d != self.out) {
+            while let Some(d) = dir.filter(|d| d != out) {
                 if fs::remove_dir(d).is_err() {
                     break;
                 }
@@ -491,14 +555,17 @@ impl LiveSite {
 
     /// After the first render: files in the output folder that this site did not produce.
     fn prune_unknown_files(&mut self) -> anyhow::Result<usize> {
+        let Sink::Folder(out) = &self.sink else {
+            return Ok(0);
+        };
         let mut removed = 0;
         let mut dirs = Vec::new();
-        for entry in WalkDir::new(&self.out).min_depth(1).into_iter().flatten() {
+        for entry in WalkDir::new(out).min_depth(1).into_iter().flatten() {
             if entry.file_type().is_dir() {
                 dirs.push(entry.into_path());
                 continue;
             }
-            let rel = entry.path().strip_prefix(&self.out).unwrap_or(entry.path());
+            let rel = entry.path().strip_prefix(out).unwrap_or(entry.path());
             let rel = rel.to_string_lossy().replace('\\', "/");
             if !self.hashes.contains_key(&rel) {
                 fs::remove_file(entry.path())

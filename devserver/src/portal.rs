@@ -1,6 +1,5 @@
-//! `site serve` runs the API in this same process (the `portal` feature, on by default), so one
-//! command brings up the whole product: the site, the API on embedded SQLite, and from the
-//! `devkit` crate the payment and scheduling stand-ins, the mailbox and the demo accounts.
+//! `devserver` runs the API in this same process, so one command brings up the whole product:
+//! the site, the API on embedded SQLite, and from the `devkit` crate the payment and scheduling stand-ins, the mailbox and the demo accounts.
 //!
 //! The API's router is mounted in the site server's own router (`/api/*` is a function call,
 //! not a hop). The API also keeps its own port: the stand-ins live at that origin, as they
@@ -11,7 +10,7 @@ use std::path::Path;
 use api::domain::accounts::Role;
 use devkit::local::{DEMO_ACCOUNTS, LocalApi};
 
-/// A started API: what `site serve` mounts and prints.
+/// A started API: what `devserver` mounts and prints.
 pub struct Started {
     /// `127.0.0.1:port`, the API's own address (the stand-ins' origin).
     pub addr: String,

@@ -1,4 +1,4 @@
-//! `site serve`: serves the built site on localhost the way Netlify serves it in production —
+//! `devserver`'s server: serves the built site on localhost the way Netlify serves it in production —
 //! clean URLs (`/about` → `about/index.html`), the `[[redirects]]` of `netlify.toml` applied
 //! only when no file matches, its `[[headers]]`, and `404.html` for anything else — on axum and
 //! tower-http, with the API mounted in the same router (see [`router`]).
@@ -147,7 +147,7 @@ pub fn resolve(root: &Path, redirects: &[Redirect], url_path: &str) -> Resolved 
 
 /// Where `/api/*` goes.
 pub enum Api {
-    /// Nowhere: the site alone (a `site` built without the portal feature).
+    /// Nowhere: the site alone.
     None,
     /// The API's own router, served by this same server: no hop, no extra connection.
     Mounted(Router),

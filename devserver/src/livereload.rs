@@ -1,4 +1,4 @@
-//! `site serve`'s edit loop: file events from `content/`, `themes/` and `islands/src/` (the
+//! `devserver`'s edit loop: file events from `content/`, `themes/` and `islands/src/` (the
 //! `notify` crate: inotify, FSEvents or ReadDirectoryChanges), debounced for a few milliseconds
 //! so an editor's save of several files is one rebuild, and a message to open browsers over
 //! Server-Sent Events. Nothing runs while nobody edits: the thread sleeps in the kernel.
@@ -94,8 +94,8 @@ fn changed_paths(events: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
 /// the changed paths (absolute, under the canonical root) and returns a one-line summary, or what to fix; browsers reload after a
 /// good rebuild only, so they keep showing the last good build.
 ///
-/// `rebuild` is the one place where a change becomes a new site: `site serve` passes a full
-/// rebuild today; an incremental one (re-render only the pages a path touches) plugs in here.
+/// `rebuild` is the one place where a change becomes a new site: `devserver` passes
+/// `LiveSite::apply`, which re-renders only the pages the changed paths can show.
 /// Fails only when the watch cannot start (e.g. the system's inotify limit is reached).
 pub fn watch(
     root: &Path,

@@ -1,16 +1,50 @@
-//! `site serve`: build, start the API in this process (or forward to one), serve the output
-//! folder like production on one Tokio runtime, and rebuild and reload browsers on edits.
+//! `devserver`: build the site, start the API in this process (or forward to one), serve the
+//! output folder like production on one Tokio runtime, and rebuild and reload browsers on edits.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
-use generator::livereload::{self, Reloader};
-use generator::serve::{self, Api};
+use clap::Parser;
+use devserver::livereload::{self, Reloader};
+use devserver::serve::{self, Api};
 use generator::site;
 
-pub fn run(root: &Path, port: u16, drafts: bool, api: Option<String>) -> anyhow::Result<()> {
+/// The whole product on localhost: build the site, start the API in this process (embedded
+/// SQLite, payment and scheduling stand-ins, demo accounts), serve like production (clean URLs,
+/// netlify.toml redirects and headers, compression, the API under /api/), rebuild and reload
+/// on edits.
+#[derive(Parser)]
+#[command(name = "devserver", version)]
+struct Cli {
+    /// The project folder holding content/, themes/ and netlify.toml.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// Include unpublished and inactive items.
+    #[arg(long)]
+    drafts: bool,
+    /// Forward /api/* to an API already running at this address (e.g. 127.0.0.1:8080)
+    /// instead of starting one in this process.
+    #[arg(long)]
+    api: Option<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli.root, cli.port, cli.drafts, cli.api) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(root: &Path, port: u16, drafts: bool, api: Option<String>) -> anyhow::Result<()> {
     let out = root.join("public");
     let base_url = format!("http://127.0.0.1:{port}");
     let options = {
@@ -62,12 +96,11 @@ pub fn run(root: &Path, port: u16, drafts: bool, api: Option<String>) -> anyhow:
         match in_process {
             // The API stops on Ctrl+C or SIGTERM after finishing its requests and background
             // jobs; the site has nothing to finish, so the process ends with it.
-            #[cfg(feature = "portal")]
             Some(api) => tokio::select! {
                 r = api.run_until_stopped() => r.context("the API stopped")?,
                 r = server => r?,
             },
-            _ => tokio::select! {
+            None => tokio::select! {
                 r = server => r?,
                 _ = tokio::signal::ctrl_c() => {},
                 _ = terminated() => {},
@@ -115,6 +148,7 @@ fn watch_and_rebuild(
     });
 }
 
+#[cfg(unix)]
 async fn terminated() {
     use tokio::signal::unix::{SignalKind, signal};
     match signal(SignalKind::terminate()) {
@@ -128,30 +162,16 @@ async fn terminated() {
     std::future::pending().await
 }
 
-/// The API running in this process: its routes are mounted, and it serves its own port (the
-/// stand-ins' origin) until stopped. Nothing without the portal feature.
-#[cfg(feature = "portal")]
-type InProcess = generator::portal::Started;
-#[cfg(not(feature = "portal"))]
-type InProcess = std::convert::Infallible;
-
 /// Starts the API in this process; prints where everything is.
-#[cfg(feature = "portal")]
 async fn start_api(
     root: &Path,
     site: &str,
-) -> anyhow::Result<(Api, Option<String>, Option<InProcess>)> {
-    let api = generator::portal::start_api(root, site).await?;
+) -> anyhow::Result<(Api, Option<String>, Option<devserver::portal::Started>)> {
+    let api = devserver::portal::start_api(root, site).await?;
     println!("\n{}\n", api.summary);
     Ok((
         Api::Mounted(api.router.clone()),
         Some(api.addr.clone()),
         Some(api),
     ))
-}
-
-#[cfg(not(feature = "portal"))]
-async fn start_api(_: &Path, _: &str) -> anyhow::Result<(Api, Option<String>, Option<InProcess>)> {
-    eprintln!("note: this `site` was built without the portal feature; /api/* is not served");
-    Ok((Api::None, None, None))
 }

@@ -1,4 +1,4 @@
-//! `site serve`'s server over real HTTP: static files as Netlify serves them, conditional and
+//! `devserver`'s server over real HTTP: static files as Netlify serves them, conditional and
 //! partial requests, compression, live reload, and `/api/*` mounted in process or forwarded.
 
 use std::net::SocketAddr;
@@ -10,8 +10,8 @@ use axum::extract::{ConnectInfo, Path};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse};
 use axum::routing::{get, post};
-use generator::livereload::{CLIENT_JS, Reloader};
-use generator::serve::{self, Api, NetlifyToml};
+use devserver::livereload::{CLIENT_JS, Reloader};
+use devserver::serve::{self, Api, NetlifyToml};
 
 const NETLIFY_TOML: &str = r#"
 [[redirects]]

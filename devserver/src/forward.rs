@@ -1,4 +1,4 @@
-//! `site serve --api HOST:PORT`: `/api/*` forwarded to an API that is already running, as
+//! `devserver --api HOST:PORT`: `/api/*` forwarded to an API that is already running, as
 //! Netlify's `/api/*` proxy does in production. One pooled HTTP client keeps its connections
 //! to the API open between requests; bodies stream through both ways; the status, headers and
 //! every `Set-Cookie` come back as the API sent them, and redirects go back to the browser.
