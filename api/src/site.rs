@@ -48,10 +48,8 @@ impl SiteInfo {
             tax_id,
             name: settings.site_name.clone(),
             coach_email: settings.coach_email.clone(),
-            time_zone: settings
-                .time_zone
-                .parse()
-                .unwrap_or(chrono_tz::Africa::Cairo),
+            // Checked when the catalogue was read: a catalogue naming an unknown zone does not load.
+            time_zone: settings.time_zone,
             currency: settings.currency.clone(),
             booking_url: settings.booking_url.clone(),
             scheduler_name: settings.scheduler_name.clone(),

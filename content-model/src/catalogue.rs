@@ -46,8 +46,10 @@ pub struct CatalogueSettings {
     /// `site_info.site_name`.
     pub site_name: String,
     pub currency: String,
-    /// IANA name, e.g. `Africa/Cairo`.
-    pub time_zone: String,
+    /// Written as its IANA name, e.g. `Africa/Cairo`; a catalogue naming an unknown zone does
+    /// not load.
+    #[serde(with = "crate::model::time_zone_name")]
+    pub time_zone: chrono_tz::Tz,
     /// `contact_info.email`: contact messages go there.
     pub coach_email: String,
     /// `contact_info.address`: receipts print it when `business` is not set.
@@ -116,7 +118,7 @@ impl Catalogue {
         let settings = CatalogueSettings {
             site_name: settings.site_info.site_name.clone(),
             currency: settings.currency.clone(),
-            time_zone: settings.time_zone.clone(),
+            time_zone: settings.time_zone,
             coach_email: settings.contact_info.email.clone(),
             contact_address: settings.contact_info.address.clone(),
             booking_url: settings.scheduling.booking_url.clone(),
@@ -339,5 +341,17 @@ mod tests {
         let e = Catalogue::from_json(&catalogue.to_json()).unwrap_err();
         assert!(e.contains("validity_months"), "{e}");
         assert!(is_version("0123abcd") && !is_version("") && !is_version("a b"));
+    }
+
+    #[test]
+    fn the_time_zone_is_published_by_name_and_an_unknown_one_is_refused() {
+        let catalogue = Catalogue::from_content_dir(&content()).unwrap();
+        assert_eq!(catalogue.settings.time_zone, chrono_tz::Africa::Cairo);
+        let text = String::from_utf8(catalogue.to_json()).unwrap();
+        assert!(text.contains("\"time_zone\": \"Africa/Cairo\""), "{text}");
+        let unknown = text.replace("\"Africa/Cairo\"", "\"Africa/Ciaro\"");
+        let e = Catalogue::from_json(unknown.as_bytes()).unwrap_err();
+        assert!(e.contains("settings.time_zone"), "{e}");
+        assert!(e.contains("`Africa/Ciaro` is not a known time zone"), "{e}");
     }
 }

@@ -22,9 +22,11 @@ pub struct Settings {
     /// ISO 4217 code; every price on the site is in this currency.
     #[serde(default = "default_currency")]
     pub currency: String,
-    /// The coach's IANA time zone, used to decide whether an event is past at build time.
-    #[serde(default = "default_time_zone")]
-    pub time_zone: String,
+    /// The coach's IANA time zone (e.g. `Africa/Cairo`): when an event is past at build time,
+    /// and every time the portal and its emails show. An unknown name is an error here, where
+    /// the editor wrote it, never a silent fallback.
+    #[serde(default = "default_time_zone", with = "time_zone_name")]
+    pub time_zone: chrono_tz::Tz,
     pub site_info: SiteInfo,
     #[serde(default)]
     pub hero_section: HeroSection,
@@ -95,8 +97,30 @@ pub const MAX_VALIDITY_MONTHS: u32 = 60;
 fn default_currency() -> String {
     "EGP".into()
 }
-fn default_time_zone() -> String {
-    "Africa/Cairo".into()
+fn default_time_zone() -> chrono_tz::Tz {
+    chrono_tz::Africa::Cairo
+}
+
+/// A time zone written as its IANA name (`Africa/Cairo`), read back only if the name is known.
+pub mod time_zone_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// What an unknown name is told; `yaml::parse` recognises it to suggest the fix.
+    pub const UNKNOWN: &str = "is not a known time zone";
+
+    pub fn parse(name: &str) -> Result<chrono_tz::Tz, String> {
+        name.parse::<chrono_tz::Tz>()
+            .map_err(|_| format!("`{name}` {UNKNOWN}"))
+    }
+
+    pub fn serialize<S: Serializer>(tz: &chrono_tz::Tz, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(tz.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<chrono_tz::Tz, D::Error> {
+        let name = String::deserialize(d)?;
+        parse(&name).map_err(serde::de::Error::custom)
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

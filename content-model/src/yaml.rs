@@ -69,6 +69,13 @@ pub fn parse<T: DeserializeOwned>(
             Some(i) => raw[..i].to_string(),
             None => raw,
         };
+        // A value refused after it was read (an unknown time zone) is located at its mapping;
+        // the line of its key is the one to fix.
+        let line = if message.contains(crate::model::time_zone_name::UNKNOWN) {
+            line_of_path(yaml, &path).map(|l| l + line_offset).or(line)
+        } else {
+            line
+        };
         let (field, hint) = explain(&path, &message);
         let mut d = Diagnostic::new(file, message).line(line).hint(hint);
         if let Some(field) = field {
@@ -76,6 +83,31 @@ pub fn parse<T: DeserializeOwned>(
         }
         d
     })
+}
+
+/// The 1-based line of the key at a dotted mapping path (`a.b`) in block-style YAML, if found.
+fn line_of_path(yaml: &str, path: &str) -> Option<usize> {
+    if path.is_empty() || path == "." || path.contains('[') {
+        return None;
+    }
+    let mut keys = path.split('.');
+    let mut key = keys.next()?;
+    let mut min_indent = 0;
+    for (i, line) in yaml.lines().enumerate() {
+        let indent = line.len() - line.trim_start().len();
+        let text = line.trim_start();
+        if indent < min_indent || !text.starts_with(key) || !text[key.len()..].starts_with(':') {
+            continue;
+        }
+        match keys.next() {
+            None => return Some(i + 1),
+            Some(next) => {
+                key = next;
+                min_indent = indent + 1;
+            }
+        }
+    }
+    None
 }
 
 /// Names the field a serde message is about and suggests the fix.
@@ -104,6 +136,8 @@ fn explain(path: &str, message: &str) -> (Option<String>, String) {
     let field = (path != "." && !path.is_empty()).then(|| path.to_string());
     let hint = if message.starts_with("invalid type") {
         "give the field a value of the type the message expects".to_string()
+    } else if message.contains(crate::model::time_zone_name::UNKNOWN) {
+        "use an IANA time zone name such as Africa/Cairo or Asia/Dubai".to_string()
     } else if message.starts_with("unknown variant") {
         "use one of the values the message lists".to_string()
     } else if message.contains("premature end") || message.contains("did not find expected") {
@@ -139,6 +173,28 @@ mod tests {
         let d = parse::<Demo>("inner:\n  count: 1\n", Path::new("x.yaml"), 0).unwrap_err();
         assert_eq!(d.field.as_deref(), Some("title"));
         assert!(d.hint.unwrap().contains("add `title:`"));
+    }
+
+    #[test]
+    fn an_unknown_time_zone_names_the_field_the_line_and_the_fix() {
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Zoned {
+            title: String,
+            #[serde(with = "crate::model::time_zone_name")]
+            time_zone: chrono_tz::Tz,
+        }
+        let ok: Zoned = parse("title: a\ntime_zone: Asia/Dubai\n", Path::new("x.yaml"), 0).unwrap();
+        assert_eq!(ok.time_zone, chrono_tz::Asia::Dubai);
+        let d = parse::<Zoned>("title: a\ntime_zone: Cairo\n", Path::new("x.yaml"), 0).unwrap_err();
+        assert_eq!(d.field.as_deref(), Some("time_zone"));
+        assert_eq!(d.line, Some(2));
+        assert!(
+            d.message.contains("`Cairo` is not a known time zone"),
+            "{}",
+            d.message
+        );
+        assert!(d.hint.unwrap().contains("IANA"));
     }
 
     #[test]

@@ -1,15 +1,21 @@
-//! The emails of the credit lifecycle: credits about to expire, and a refunded payment.
+//! The emails of the credit lifecycle: credits about to expire, and a refunded payment. Their
+//! templates are `api/templates/email/credits_expiring.*` and `payment_refunded.*`.
 
 use super::OutgoingEmail;
-use super::templates::{button, escape, layout};
+use super::templates::{credits_phrase, email_templates, money};
 
-fn credits_phrase(n: i64) -> String {
-    if n == 1 {
-        "1 session credit".into()
-    } else {
-        format!("{n} session credits")
-    }
+struct CreditsExpiring<'a> {
+    site: &'a str,
+    name: &'a str,
+    what: String,
+    day: &'a str,
+    book: String,
 }
+email_templates!(
+    CreditsExpiring,
+    "email/credits_expiring.txt",
+    "email/credits_expiring.html"
+);
 
 /// Sent once per lot, 14 days before its credits expire. `day` is `MMM dd, yyyy`.
 pub fn credits_expiring(
@@ -20,34 +26,46 @@ pub fn credits_expiring(
     day: &str,
     base_url: &str,
 ) -> OutgoingEmail {
-    let what = credits_phrase(credits);
-    let book = format!("{base_url}/book-session");
+    let e = CreditsExpiring {
+        site,
+        name,
+        what: credits_phrase(credits),
+        day,
+        book: format!("{base_url}/book-session"),
+    };
+    let (text, html) = e.render();
     OutgoingEmail {
         to: to.into(),
-        subject: format!("{what} expire on {day}"),
-        text: format!(
-            "Hello {name},\n\n{what} on your account expire on {day}. Unused credits cannot be used after that day.\n\nBook a session: {book}\n\nIf you need more time, reply to this email.\n\n{site}\n"
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Hello {},</p><p><strong>{what}</strong> on your account expire on <strong>{}</strong>. Unused credits cannot be used after that day.</p>{}<p>If you need more time, reply to this email.</p>",
-                escape(name),
-                escape(day),
-                button(&book, "Book a session")
-            ),
-        ),
+        subject: format!("{} expire on {day}", e.what),
+        text,
+        html,
         ..Default::default()
     }
 }
 
+struct PaymentRefunded<'a> {
+    site: &'a str,
+    name: &'a str,
+    /// e.g. `12,150 EGP`.
+    amount: String,
+    paid_on: &'a str,
+    route: &'a str,
+    credits: String,
+}
+email_templates!(
+    PaymentRefunded,
+    "email/payment_refunded.txt",
+    "email/payment_refunded.html"
+);
+
 /// Sent when a refund of a payment is done (PayTabs approved it, or the admin recorded it).
+/// `amount` is in minor units (piastres).
 #[allow(clippy::too_many_arguments)]
 pub fn payment_refunded(
     site: &str,
     to: &str,
     name: &str,
-    amount: &str,
+    amount: i64,
     currency: &str,
     credits_removed: i64,
     paid_on: &str,
@@ -66,22 +84,20 @@ pub fn payment_refunded(
     } else {
         "It is repaid the way you paid, within 14 working days."
     };
+    let e = PaymentRefunded {
+        site,
+        name,
+        amount: money(amount, currency),
+        paid_on,
+        route,
+        credits,
+    };
+    let (text, html) = e.render();
     OutgoingEmail {
         to: to.into(),
-        subject: format!("Your refund from {site}: {amount} {currency}"),
-        text: format!(
-            "Hello {name},\n\nWe refunded {amount} {currency} of your payment of {paid_on}. {route}\n\n{credits}\n\n{site}\n"
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Hello {},</p><p>We refunded <strong>{} {}</strong> of your payment of {}. {route}</p><p>{credits}</p>",
-                escape(name),
-                escape(amount),
-                escape(currency),
-                escape(paid_on)
-            ),
-        ),
+        subject: format!("Your refund from {site}: {}", e.amount),
+        text,
+        html,
         ..Default::default()
     }
 }

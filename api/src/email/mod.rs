@@ -2,11 +2,19 @@
 //! caused them, and a background worker sends them through a `transport::MailTransport` (SMTP
 //! with lettre, or whatever the application was built with), retrying with back-off. No request
 //! ever waits on SMTP.
+//!
+//! What they say: `templates` and `credit_templates` (one data struct per email, rendered
+//! through `api/templates/email/<name>.txt` and `.html` by askama, which HTML-escapes every
+//! value); `invitation` writes the `.ics` attached to booking emails (icalendar).
 
 pub mod credit_templates;
+pub mod invitation;
 pub mod outbox;
 pub mod templates;
 pub mod transport;
+
+#[cfg(test)]
+mod tests;
 
 pub use outbox::{enqueue, run_worker};
 

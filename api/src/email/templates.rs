@@ -1,7 +1,15 @@
-//! The emails, as text and HTML. Every value that comes from a visitor is escaped in HTML.
+//! The emails. Each one is a struct of what it says, rendered through two compiled templates
+//! of `api/templates/email/` (askama): `<name>.txt` for the text part and `<name>.html`, which
+//! extends the shared `layout.html`, for the HTML part. HTML escaping is by construction: every
+//! value a template writes goes through askama's HTML escaper (no template marks one `safe`),
+//! so a visitor's name or message can never become markup.
 
 use super::OutgoingEmail;
+pub use super::invitation::SessionDetails;
+use super::invitation::{self, Method};
 
+/// HTML-escapes `s` for the few pages written by hand (the newsletter's answer page, the
+/// devkit's stand-in pages). The emails do not use it: their templates escape every value.
 pub fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -10,66 +18,92 @@ pub fn escape(s: &str) -> String {
         .replace('\'', "&#39;")
 }
 
-/// The HTML frame shared by every email: the site's name, the content, a quiet footer.
-pub(super) fn layout(site_name: &str, body_html: &str) -> String {
+/// Renders an email's data struct through its `.txt` and `.html` templates: (text, html).
+macro_rules! email_templates {
+    ($data:ident, $text:tt, $html:tt) => {
+        impl $data<'_> {
+            fn render(&self) -> (String, String) {
+                #[derive(askama::Template)]
+                #[template(path = $text)]
+                struct Text<'x, 'a> {
+                    e: &'x $data<'a>,
+                }
+                #[derive(askama::Template)]
+                #[template(path = $html)]
+                struct Html<'x, 'a> {
+                    e: &'x $data<'a>,
+                }
+                // Rendering fails only when a value's `Display` does; ours are strings.
+                let mut text =
+                    askama::Template::render(&Text { e: self }).expect("an email's text renders");
+                // A text part ends with a line end (the template file's last one is dropped).
+                text.push('\n');
+                let html =
+                    askama::Template::render(&Html { e: self }).expect("an email's HTML renders");
+                (text, html)
+            }
+        }
+    };
+}
+pub(super) use email_templates;
+
+/// Money as every email writes it: grouped thousands, decimals only when there are piastres,
+/// then the currency (`20,250 EGP`, `4,500.50 EGP`).
+pub fn money(minor: i64, currency: &str) -> String {
     format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"></head>\
-<body style=\"margin:0;background:#f7f3ec;font-family:Arial,Helvetica,sans-serif;color:#1c2433\">\
-<table role=\"presentation\" width=\"100%\" cellpadding=\"0\" cellspacing=\"0\"><tr><td align=\"center\" style=\"padding:32px 16px\">\
-<table role=\"presentation\" width=\"560\" cellpadding=\"0\" cellspacing=\"0\" style=\"max-width:560px;background:#ffffff;border-radius:12px\">\
-<tr><td style=\"background:#0f1d36;color:#ffffff;padding:20px 28px;border-radius:12px 12px 0 0;font-family:Georgia,serif;font-size:20px\">{name}</td></tr>\
-<tr><td style=\"padding:28px;font-size:16px;line-height:1.6\">{body_html}</td></tr>\
-<tr><td style=\"padding:16px 28px 24px;font-size:12px;color:#6b7280\">{name}</td></tr>\
-</table></td></tr></table></body></html>",
-        name = escape(site_name)
+        "{} {currency}",
+        content_model::model::Money(minor).display()
     )
 }
 
-pub(super) fn button(href: &str, label: &str) -> String {
-    format!(
-        "<p style=\"margin:28px 0\"><a href=\"{}\" style=\"background:#c8a15a;color:#0f1d36;text-decoration:none;font-weight:bold;padding:12px 22px;border-radius:8px;display:inline-block\">{}</a></p>\
-<p style=\"font-size:13px;color:#6b7280\">If the button does not work, copy this address into your browser:<br>{}</p>",
-        escape(href),
-        escape(label),
-        escape(href)
-    )
+/// `1 session credit`, `3 session credits`.
+pub(super) fn credits_phrase(n: i64) -> String {
+    if n == 1 {
+        "1 session credit".into()
+    } else {
+        format!("{n} session credits")
+    }
 }
+
+fn mail(to: &str, subject: String, (text, html): (String, String)) -> OutgoingEmail {
+    OutgoingEmail {
+        to: to.into(),
+        subject,
+        text,
+        html,
+        ..Default::default()
+    }
+}
+
+struct EmailConfirmation<'a> {
+    site: &'a str,
+    name: &'a str,
+    link: &'a str,
+}
+email_templates!(
+    EmailConfirmation,
+    "email/email_confirmation.txt",
+    "email/email_confirmation.html"
+);
 
 pub fn email_confirmation(site: &str, to: &str, name: &str, link: &str) -> OutgoingEmail {
-    OutgoingEmail {
-        to: to.into(),
-        subject: format!("Confirm your email for {site}"),
-        text: format!(
-            "Hello {name},\n\nWelcome! Please confirm your email address by opening this link:\n\n{link}\n\nThe link is valid for 48 hours. If you did not create an account, you can ignore this email.\n\n{site}\n"
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Hello {},</p><p>Welcome! Please confirm your email address.</p>{}<p>The link is valid for 48 hours. If you did not create an account, you can ignore this email.</p>",
-                escape(name),
-                button(link, "Confirm my email")
-            ),
-        ),
-        ..Default::default()
-    }
+    let e = EmailConfirmation { site, name, link };
+    mail(to, format!("Confirm your email for {site}"), e.render())
 }
 
+struct PasswordReset<'a> {
+    site: &'a str,
+    link: &'a str,
+}
+email_templates!(
+    PasswordReset,
+    "email/password_reset.txt",
+    "email/password_reset.html"
+);
+
 pub fn password_reset(site: &str, to: &str, link: &str) -> OutgoingEmail {
-    OutgoingEmail {
-        to: to.into(),
-        subject: format!("Reset your password for {site}"),
-        text: format!(
-            "Someone asked to reset the password of your account.\n\nChoose a new password here (valid for 1 hour, once):\n\n{link}\n\nIf it was not you, ignore this email: your password stays as it is.\n\n{site}\n"
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Someone asked to reset the password of your account.</p>{}<p>The link is valid for 1 hour and works once. If it was not you, ignore this email: your password stays as it is.</p>",
-                button(link, "Choose a new password")
-            ),
-        ),
-        ..Default::default()
-    }
+    let e = PasswordReset { site, link };
+    mail(to, format!("Reset your password for {site}"), e.render())
 }
 
 /// What the contact form sent, for both emails it causes.
@@ -84,6 +118,20 @@ pub struct ContactDetails<'a> {
     pub discovery_call: bool,
 }
 
+struct ContactNotification<'a> {
+    site: &'a str,
+    kind: &'a str,
+    /// The fields the visitor filled in, labelled.
+    rows: Vec<(&'a str, &'a str)>,
+    message: &'a str,
+    name: &'a str,
+}
+email_templates!(
+    ContactNotification,
+    "email/contact_notification.txt",
+    "email/contact_notification.html"
+);
+
 /// To the coach, with Reply-To set to the sender so replying just works.
 pub fn contact_notification(site: &str, coach: &str, c: &ContactDetails) -> OutgoingEmail {
     let kind = if c.discovery_call {
@@ -91,7 +139,7 @@ pub fn contact_notification(site: &str, coach: &str, c: &ContactDetails) -> Outg
     } else {
         "New message"
     };
-    let rows: Vec<(&str, &str)> = [
+    let rows = [
         ("Name", Some(c.name)),
         ("Email", Some(c.email)),
         ("Mobile", c.phone),
@@ -102,35 +150,30 @@ pub fn contact_notification(site: &str, coach: &str, c: &ContactDetails) -> Outg
     .into_iter()
     .filter_map(|(k, v)| v.filter(|v| !v.is_empty()).map(|v| (k, v)))
     .collect();
-    let text_rows: String = rows.iter().map(|(k, v)| format!("{k}: {v}\n")).collect();
-    let html_rows: String = rows
-        .iter()
-        .map(|(k, v)| {
-            format!(
-                "<tr><td style=\"padding:4px 12px 4px 0;color:#6b7280\">{k}</td><td>{}</td></tr>",
-                escape(v)
-            )
-        })
-        .collect();
+    let e = ContactNotification {
+        site,
+        kind,
+        rows,
+        message: c.message,
+        name: c.name,
+    };
     OutgoingEmail {
-        to: coach.into(),
         reply_to: Some(c.email.into()),
-        subject: format!("{kind} from {}", c.name),
-        text: format!(
-            "{kind} via the website.\n\n{text_rows}\nMessage:\n{}\n\nReply to this email to answer {}.\n",
-            c.message, c.name
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p><strong>{kind}</strong> via the website.</p><table>{html_rows}</table><p style=\"white-space:pre-wrap;border-left:3px solid #c8a15a;padding-left:12px\">{}</p><p>Reply to this email to answer {}.</p>",
-                escape(c.message),
-                escape(c.name)
-            ),
-        ),
-        ..Default::default()
+        ..mail(coach, format!("{kind} from {}", c.name), e.render())
     }
 }
+
+struct ContactAcknowledgement<'a> {
+    site: &'a str,
+    name: &'a str,
+    what: &'a str,
+    message: &'a str,
+}
+email_templates!(
+    ContactAcknowledgement,
+    "email/contact_acknowledgement.txt",
+    "email/contact_acknowledgement.html"
+);
 
 pub fn contact_acknowledgement(site: &str, c: &ContactDetails) -> OutgoingEmail {
     let what = if c.discovery_call {
@@ -138,24 +181,25 @@ pub fn contact_acknowledgement(site: &str, c: &ContactDetails) -> OutgoingEmail 
     } else {
         "your message"
     };
-    OutgoingEmail {
-        to: c.email.into(),
-        subject: format!("We received {what}"),
-        text: format!(
-            "Hello {},\n\nThank you for {what}. I'll respond within 1-2 business days.\n\nYour message:\n{}\n\n{site}\n",
-            c.name, c.message
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Hello {},</p><p>Thank you for {what}. I'll respond within 1-2 business days.</p><p style=\"white-space:pre-wrap;color:#4b5563\">{}</p>",
-                escape(c.name),
-                escape(c.message)
-            ),
-        ),
-        ..Default::default()
-    }
+    let e = ContactAcknowledgement {
+        site,
+        name: c.name,
+        what,
+        message: c.message,
+    };
+    mail(c.email, format!("We received {what}"), e.render())
 }
+
+struct NewsletterConfirmation<'a> {
+    site: &'a str,
+    confirm_link: &'a str,
+    unsubscribe_link: &'a str,
+}
+email_templates!(
+    NewsletterConfirmation,
+    "email/newsletter_confirmation.txt",
+    "email/newsletter_confirmation.html"
+);
 
 /// Double opt-in, with the one-click unsubscribe headers of RFC 8058.
 pub fn newsletter_confirmation(
@@ -164,21 +208,12 @@ pub fn newsletter_confirmation(
     confirm_link: &str,
     unsubscribe_link: &str,
 ) -> OutgoingEmail {
+    let e = NewsletterConfirmation {
+        site,
+        confirm_link,
+        unsubscribe_link,
+    };
     OutgoingEmail {
-        to: to.into(),
-        subject: format!("Please confirm your subscription to {site}"),
-        text: format!(
-            "Please confirm that you want to receive leadership insights from {site}:\n\n{confirm_link}\n\nIf you did not ask for this, ignore this email and you will not be subscribed.\n\nUnsubscribe: {unsubscribe_link}\n"
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Please confirm that you want to receive leadership insights from {}.</p>{}<p>If you did not ask for this, ignore this email and you will not be subscribed.</p><p style=\"font-size:12px\"><a href=\"{}\">Unsubscribe</a></p>",
-                escape(site),
-                button(confirm_link, "Confirm subscription"),
-                escape(unsubscribe_link)
-            ),
-        ),
         headers: vec![
             ("List-Unsubscribe".into(), format!("<{unsubscribe_link}>")),
             (
@@ -186,9 +221,30 @@ pub fn newsletter_confirmation(
                 "List-Unsubscribe=One-Click".into(),
             ),
         ],
-        ..Default::default()
+        ..mail(
+            to,
+            format!("Please confirm your subscription to {site}"),
+            e.render(),
+        )
     }
 }
+
+struct PurchaseReceipt<'a> {
+    site: &'a str,
+    name: &'a str,
+    package: &'a str,
+    credits: String,
+    amount: String,
+    order_id: &'a str,
+    receipt_url: &'a str,
+    book: String,
+    dashboard: String,
+}
+email_templates!(
+    PurchaseReceipt,
+    "email/purchase_receipt.txt",
+    "email/purchase_receipt.html"
+);
 
 /// Sent when an online purchase completes.
 #[allow(clippy::too_many_arguments)]
@@ -204,37 +260,22 @@ pub fn purchase_receipt(
     base_url: &str,
     receipt_url: &str,
 ) -> OutgoingEmail {
-    let money = content_model::model::Money(amount).display();
-    let credits = if sessions == 1 {
-        "1 session credit".to_string()
-    } else {
-        format!("{sessions} session credits")
+    let e = PurchaseReceipt {
+        site,
+        name,
+        package,
+        credits: credits_phrase(sessions),
+        amount: money(amount, currency),
+        order_id,
+        receipt_url,
+        book: format!("{base_url}/book-session"),
+        dashboard: format!("{base_url}/dashboard"),
     };
-    let dashboard = format!("{base_url}/dashboard");
-    let book = format!("{base_url}/book-session");
-    OutgoingEmail {
-        to: to.into(),
-        subject: format!("Your receipt from {site}: {package}"),
-        text: format!(
-            "Hello {name},\n\nThank you for your purchase. Payment received.\n\nPackage: {package}\nCredits: {credits}\nAmount: {money} {currency}\nOrder ID: {order_id}\n\nView or print your receipt: {receipt_url}\nBook your first session: {book}\nYour dashboard: {dashboard}\n\n{site}\n"
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Hello {},</p><p>Thank you for your purchase. Payment received.</p>\
-<table cellpadding=\"4\"><tr><td style=\"color:#6b7280\">Package</td><td>{}</td></tr><tr><td style=\"color:#6b7280\">Credits</td><td>{credits}</td></tr>\
-<tr><td style=\"color:#6b7280\">Amount</td><td>{money} {}</td></tr><tr><td style=\"color:#6b7280\">Order ID</td><td>{}</td></tr></table><p><a href=\"{}\">View or print your receipt</a></p>{}<p><a href=\"{}\">Your dashboard</a></p>",
-                escape(name),
-                escape(package),
-                escape(currency),
-                escape(order_id),
-                escape(receipt_url),
-                button(&book, "Book your first session"),
-                escape(&dashboard)
-            ),
-        ),
-        ..Default::default()
-    }
+    mail(
+        to,
+        format!("Your receipt from {site}: {package}"),
+        e.render(),
+    )
 }
 
 /// What a receipt email says about the payment.
@@ -247,6 +288,22 @@ pub struct ReceiptSummary<'a> {
     pub method: &'a str,
 }
 
+struct PaymentReceipt<'a> {
+    site: &'a str,
+    name: &'a str,
+    number: &'a str,
+    package: &'a str,
+    sessions: String,
+    amount: String,
+    method: String,
+    receipt_url: &'a str,
+}
+email_templates!(
+    PaymentReceipt,
+    "email/payment_receipt.txt",
+    "email/payment_receipt.html"
+);
+
 /// Sent when the admin records a payment: what was paid, and a link to the printable receipt.
 pub fn payment_receipt(
     site: &str,
@@ -255,132 +312,58 @@ pub fn payment_receipt(
     r: &ReceiptSummary,
     receipt_url: &str,
 ) -> OutgoingEmail {
-    let money = content_model::model::Money(r.amount).display();
-    let method = r.method.replace('_', " ");
-    let sessions = if r.sessions == 1 {
-        "1 session".to_string()
-    } else {
-        format!("{} sessions", r.sessions)
+    let e = PaymentReceipt {
+        site,
+        name,
+        number: r.number,
+        package: r.package,
+        sessions: if r.sessions == 1 {
+            "1 session".to_string()
+        } else {
+            format!("{} sessions", r.sessions)
+        },
+        amount: money(r.amount, r.currency),
+        method: r.method.replace('_', " "),
+        receipt_url,
+    };
+    mail(
+        to,
+        format!("Your receipt from {site}: {}", r.number),
+        e.render(),
+    )
+}
+
+struct BookingConfirmation<'a> {
+    site: &'a str,
+    name: &'a str,
+    title: &'a str,
+    when: String,
+    meet_link: Option<&'a str>,
+}
+email_templates!(
+    BookingConfirmation,
+    "email/booking_confirmation.txt",
+    "email/booking_confirmation.html"
+);
+
+/// To the client, with the invitation (METHOD:REQUEST) attached.
+pub fn booking_confirmation(site: &str, to: &str, name: &str, s: &SessionDetails) -> OutgoingEmail {
+    let e = BookingConfirmation {
+        site,
+        name,
+        title: s.title,
+        when: s.when(),
+        meet_link: s.meet_link,
     };
     OutgoingEmail {
-        to: to.into(),
-        subject: format!("Your receipt from {site}: {}", r.number),
-        text: format!(
-            "Hello {name},\n\nThank you for your payment. It is recorded and your credits are in your account.\n\nReceipt: {}\nPackage: {}\nSessions: {sessions}\nAmount: {money} {}\nMethod: {method}\n\nView or print your receipt: {receipt_url}\n\n{site}\n",
-            r.number, r.package, r.currency
-        ),
-        html: layout(
+        attachments: vec![invitation::attachment(
+            s,
             site,
-            &format!(
-                "<p>Hello {},</p><p>Thank you for your payment. It is recorded and your credits are in your account.</p>\
-<table cellpadding=\"4\"><tr><td style=\"color:#6b7280\">Receipt</td><td>{}</td></tr><tr><td style=\"color:#6b7280\">Package</td><td>{}</td></tr>\
-<tr><td style=\"color:#6b7280\">Sessions</td><td>{sessions}</td></tr><tr><td style=\"color:#6b7280\">Amount</td><td>{money} {}</td></tr>\
-<tr><td style=\"color:#6b7280\">Method</td><td>{}</td></tr></table>{}",
-                escape(name),
-                escape(r.number),
-                escape(r.package),
-                escape(r.currency),
-                escape(&method),
-                button(receipt_url, "View or print your receipt")
-            ),
-        ),
-        ..Default::default()
-    }
-}
-
-/// What a booking email says about the session.
-pub struct SessionDetails<'a> {
-    pub booking_id: &'a str,
-    pub title: &'a str,
-    pub start: chrono::DateTime<chrono::Utc>,
-    pub end: chrono::DateTime<chrono::Utc>,
-    pub meet_link: Option<&'a str>,
-    pub time_zone: chrono_tz::Tz,
-}
-
-impl SessionDetails<'_> {
-    /// e.g. `Thursday, December 03, 2026 at 15:00 (Africa/Cairo)`.
-    fn when(&self) -> String {
-        format!(
-            "{} ({})",
-            self.start
-                .with_timezone(&self.time_zone)
-                .format("%A, %B %d, %Y at %H:%M"),
-            self.time_zone.name()
-        )
-    }
-
-    /// An iCalendar invitation (RFC 5545), CRLF line ends.
-    pub fn ics(&self, site: &str, method: &str) -> String {
-        let stamp = |t: chrono::DateTime<chrono::Utc>| t.format("%Y%m%dT%H%M%SZ").to_string();
-        let clean = |s: &str| {
-            s.replace('\\', "\\\\")
-                .replace(';', "\\;")
-                .replace(',', "\\,")
-                .replace('\n', "\\n")
-        };
-        let status = if method == "CANCEL" {
-            "CANCELLED"
-        } else {
-            "CONFIRMED"
-        };
-        let mut lines = vec![
-            "BEGIN:VCALENDAR".to_string(),
-            "VERSION:2.0".into(),
-            format!("PRODID:-//{}//Client Portal//EN", clean(site)),
-            format!("METHOD:{method}"),
-            "BEGIN:VEVENT".into(),
-            format!("UID:{}@coaching-portal", self.booking_id),
-            format!("DTSTAMP:{}", stamp(chrono::Utc::now())),
-            format!("DTSTART:{}", stamp(self.start)),
-            format!("DTEND:{}", stamp(self.end)),
-            format!("SUMMARY:{}", clean(self.title)),
-            format!("STATUS:{status}"),
-        ];
-        if let Some(link) = self.meet_link {
-            lines.push(format!("LOCATION:{}", clean(link)));
-            lines.push(format!(
-                "DESCRIPTION:{}",
-                clean(&format!("Join the meeting: {link}"))
-            ));
-        }
-        lines.extend(["END:VEVENT".to_string(), "END:VCALENDAR".to_string()]);
-        lines.join("\r\n") + "\r\n"
-    }
-}
-
-pub fn booking_confirmation(site: &str, to: &str, name: &str, s: &SessionDetails) -> OutgoingEmail {
-    let link_text = s
-        .meet_link
-        .map(|l| format!("\nJoin: {l}\n"))
-        .unwrap_or_default();
-    let link_html = s
-        .meet_link
-        .map(|l| button(l, "Join Meeting"))
-        .unwrap_or_default();
-    OutgoingEmail {
-        to: to.into(),
-        subject: format!("Session confirmed: {}", s.when()),
-        text: format!(
-            "Hello {name},\n\nYour session is confirmed.\n\n{}\n{}\n{link_text}\nYou can cancel or reschedule up to 24 hours before the session.\nThe invitation is attached.\n\n{site}\n",
-            s.title,
-            s.when()
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Hello {},</p><p>Your session is confirmed.</p><p><strong>{}</strong><br>{}</p>{link_html}<p>You can cancel or reschedule up to 24 hours before the session. The invitation is attached.</p>",
-                escape(name),
-                escape(s.title),
-                escape(&s.when())
-            ),
-        ),
-        attachments: vec![super::Attachment {
-            filename: "session.ics".into(),
-            content_type: "text/calendar; charset=utf-8; method=REQUEST".into(),
-            content: s.ics(site, "REQUEST"),
-        }],
-        ..Default::default()
+            Method::Request,
+            (name, to),
+            chrono::Utc::now(),
+        )],
+        ..mail(to, format!("Session confirmed: {}", e.when), e.render())
     }
 }
 
@@ -394,6 +377,20 @@ pub enum CancelCredit {
     NoneHeld,
 }
 
+struct BookingCancellation<'a> {
+    site: &'a str,
+    name: &'a str,
+    when: String,
+    credit: &'a str,
+}
+email_templates!(
+    BookingCancellation,
+    "email/booking_cancellation.txt",
+    "email/booking_cancellation.html"
+);
+
+/// To the client, with the invitation's cancellation (METHOD:CANCEL) attached: `s.invitation`
+/// must carry the next SEQUENCE (`Invitation::advance`), or calendars ignore it.
 pub fn booking_cancellation(
     site: &str,
     to: &str,
@@ -408,57 +405,58 @@ pub fn booking_cancellation(
         }
         CancelCredit::NoneHeld => "",
     };
+    let e = BookingCancellation {
+        site,
+        name,
+        when: s.when(),
+        credit,
+    };
     OutgoingEmail {
-        to: to.into(),
-        subject: format!("Session cancelled: {}", s.when()),
-        text: format!(
-            "Hello {name},\n\nYour session on {} has been cancelled. {credit}\n\n{site}\n",
-            s.when()
-        ),
-        html: layout(
+        attachments: vec![invitation::attachment(
+            s,
             site,
-            &format!(
-                "<p>Hello {},</p><p>Your session on {} has been cancelled. {credit}</p>",
-                escape(name),
-                escape(&s.when())
-            ),
-        ),
-        attachments: vec![super::Attachment {
-            filename: "session.ics".into(),
-            content_type: "text/calendar; charset=utf-8; method=CANCEL".into(),
-            content: s.ics(site, "CANCEL"),
-        }],
-        ..Default::default()
+            Method::Cancel,
+            (name, to),
+            chrono::Utc::now(),
+        )],
+        ..mail(to, format!("Session cancelled: {}", e.when), e.render())
     }
 }
 
-pub fn booking_reminder(site: &str, to: &str, name: &str, s: &SessionDetails) -> OutgoingEmail {
-    let link_text = s
-        .meet_link
-        .map(|l| format!("\nJoin: {l}\n"))
-        .unwrap_or_default();
-    let link_html = s
-        .meet_link
-        .map(|l| button(l, "Join Meeting"))
-        .unwrap_or_default();
-    OutgoingEmail {
-        to: to.into(),
-        subject: format!("Reminder: your session {}", s.when()),
-        text: format!(
-            "Hello {name},\n\nA reminder of your session tomorrow: {}.\n{link_text}\n{site}\n",
-            s.when()
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Hello {},</p><p>A reminder of your session tomorrow: <strong>{}</strong>.</p>{link_html}",
-                escape(name),
-                escape(&s.when())
-            ),
-        ),
-        ..Default::default()
-    }
+struct BookingReminder<'a> {
+    site: &'a str,
+    name: &'a str,
+    when: String,
+    meet_link: Option<&'a str>,
 }
+email_templates!(
+    BookingReminder,
+    "email/booking_reminder.txt",
+    "email/booking_reminder.html"
+);
+
+pub fn booking_reminder(site: &str, to: &str, name: &str, s: &SessionDetails) -> OutgoingEmail {
+    let e = BookingReminder {
+        site,
+        name,
+        when: s.when(),
+        meet_link: s.meet_link,
+    };
+    mail(to, format!("Reminder: your session {}", e.when), e.render())
+}
+
+struct BookingNeedsAttention<'a> {
+    site: &'a str,
+    who: &'a str,
+    when: &'a str,
+    reason: &'a str,
+    admin_url: &'a str,
+}
+email_templates!(
+    BookingNeedsAttention,
+    "email/booking_needs_attention.txt",
+    "email/booking_needs_attention.html"
+);
 
 /// To the coach when a booking could not be paid with a credit or the invitee is not a client.
 pub fn booking_needs_attention(
@@ -469,66 +467,29 @@ pub fn booking_needs_attention(
     reason: &str,
     admin_url: &str,
 ) -> OutgoingEmail {
-    OutgoingEmail {
-        to: to.into(),
-        subject: format!("Booking needs attention: {who}"),
-        text: format!(
-            "A booking by {who} for {when} is pending: {reason}.\n\nOpen the admin dashboard: {admin_url}\n"
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>A booking by <strong>{}</strong> for {} is pending: {}.</p>{}",
-                escape(who),
-                escape(when),
-                escape(reason),
-                button(admin_url, "Open the admin dashboard")
-            ),
-        ),
-        ..Default::default()
-    }
+    let e = BookingNeedsAttention {
+        site,
+        who,
+        when,
+        reason,
+        admin_url,
+    };
+    mail(to, format!("Booking needs attention: {who}"), e.render())
 }
+
+struct WelcomeSetPassword<'a> {
+    site: &'a str,
+    name: &'a str,
+    link: &'a str,
+}
+email_templates!(
+    WelcomeSetPassword,
+    "email/welcome_set_password.txt",
+    "email/welcome_set_password.html"
+);
 
 /// To a user an admin created: a link to choose their own password.
 pub fn welcome_set_password(site: &str, to: &str, name: &str, link: &str) -> OutgoingEmail {
-    OutgoingEmail {
-        to: to.into(),
-        subject: format!("Your client account at {site}"),
-        text: format!(
-            "Hello {name},\n\nAn account has been created for you. Choose your password here (valid for 7 days, once):\n\n{link}\n\n{site}\n"
-        ),
-        html: layout(
-            site,
-            &format!(
-                "<p>Hello {},</p><p>An account has been created for you.</p>{}<p>The link is valid for 7 days and works once.</p>",
-                escape(name),
-                button(link, "Choose my password")
-            ),
-        ),
-        ..Default::default()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn visitor_text_is_escaped_in_html_but_kept_in_text() {
-        let c = ContactDetails {
-            name: "<script>x</script>",
-            email: "a@b.com",
-            phone: None,
-            company: None,
-            message: "Hi & <b>bye</b>",
-            interested_in: None,
-            objective: None,
-            discovery_call: false,
-        };
-        let mail = contact_notification("Site", "coach@x.com", &c);
-        assert!(!mail.html.contains("<script>"));
-        assert!(mail.html.contains("Hi &amp; &lt;b&gt;bye&lt;/b&gt;"));
-        assert!(mail.text.contains("Hi & <b>bye</b>"));
-        assert_eq!(mail.reply_to.as_deref(), Some("a@b.com"));
-    }
+    let e = WelcomeSetPassword { site, name, link };
+    mail(to, format!("Your client account at {site}"), e.render())
 }

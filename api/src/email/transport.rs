@@ -1,6 +1,6 @@
 //! Where mail goes: `MailTransport` is what the outbox worker sends through. The API's own is
 //! SMTP (lettre; implicit TLS, STARTTLS, or plain for a local test server); a caller of
-//! `startup::Application` can hand it another one (`site serve` writes mail to a folder).
+//! `startup::Application` can hand it another one (`devserver` writes mail to a folder).
 
 use std::future::Future;
 use std::pin::Pin;

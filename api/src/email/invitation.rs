@@ -1,0 +1,272 @@
+//! The calendar invitation attached to booking emails (RFC 5545, with the iTIP methods of
+//! RFC 5546), built with the `icalendar` crate, which escapes text values and folds every line
+//! at 75 octets without splitting a UTF-8 character.
+//!
+//! Every message about a booking carries the same UID, `booking-<id>@<site host>`, and a
+//! SEQUENCE that grows with each change, so a calendar updates the event it has (a
+//! reschedule) or removes it (a cancellation) instead of adding another or ignoring it. Both
+//! are stored on the booking (`bookings.ics_uid`, `bookings.ics_sequence`): a booking that a
+//! reschedule made takes over the UID of the booking it replaces, with the next SEQUENCE.
+
+use chrono::{DateTime, Utc};
+use icalendar::{Calendar, Component, Event, EventLike, EventStatus, Property};
+use sqlx::AnyConnection;
+
+use super::Attachment;
+
+/// What an invitation asks of the calendar (RFC 5546 §1.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Add the event, or update it when the UID is known and the SEQUENCE higher.
+    Request,
+    /// Remove the event.
+    Cancel,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Request => "REQUEST",
+            Method::Cancel => "CANCEL",
+        }
+    }
+}
+
+/// Who sends a booking's invitations and how a calendar recognises them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invitation {
+    /// The booking whose id the UID carries (this one, or the one a reschedule replaced).
+    pub uid_booking: String,
+    /// The site's host, the UID's right-hand side.
+    pub host: String,
+    pub sequence: i64,
+    /// ORGANIZER: the coach, as settings name the site and its contact email.
+    pub organizer_name: String,
+    pub organizer_email: String,
+}
+
+impl Invitation {
+    /// A booking's first invitation: its own UID, SEQUENCE 0.
+    pub fn new(
+        booking_id: &str,
+        base_url: &str,
+        organizer_name: &str,
+        organizer_email: &str,
+    ) -> Invitation {
+        Invitation {
+            uid_booking: booking_id.into(),
+            host: host_of(base_url),
+            sequence: 0,
+            organizer_name: organizer_name.into(),
+            organizer_email: organizer_email.into(),
+        }
+    }
+
+    /// `booking-<id>@<host>`.
+    pub fn uid(&self) -> String {
+        format!("booking-{}@{}", self.uid_booking, self.host)
+    }
+
+    /// Takes the UID and SEQUENCE stored for `booking_id` (for a REQUEST about a booking that
+    /// may have been sent one before, or that a reschedule made).
+    pub async fn load(
+        &mut self,
+        conn: &mut AnyConnection,
+        booking_id: &str,
+    ) -> Result<(), sqlx::Error> {
+        let stored: Option<(String, i64)> = sqlx::query_as(
+            "SELECT COALESCE(ics_uid, id), ics_sequence FROM bookings WHERE id = $1",
+        )
+        .bind(booking_id)
+        .fetch_optional(conn)
+        .await?;
+        self.set(stored);
+        Ok(())
+    }
+
+    /// Counts one more change of `booking_id` (a cancellation) and takes the new SEQUENCE.
+    pub async fn advance(
+        &mut self,
+        conn: &mut AnyConnection,
+        booking_id: &str,
+    ) -> Result<(), sqlx::Error> {
+        let stored: Option<(String, i64)> = sqlx::query_as(
+            "UPDATE bookings SET ics_sequence = ics_sequence + 1 WHERE id = $1
+             RETURNING COALESCE(ics_uid, id), ics_sequence",
+        )
+        .bind(booking_id)
+        .fetch_optional(conn)
+        .await?;
+        self.set(stored);
+        Ok(())
+    }
+
+    /// A reschedule: the new booking `booking_id` takes over the UID of the booking of Calendly
+    /// invitee `old_invitee_uri`, with the next SEQUENCE, so calendars move the event. Nothing
+    /// changes when that booking is unknown.
+    pub async fn take_over(
+        &mut self,
+        conn: &mut AnyConnection,
+        booking_id: &str,
+        old_invitee_uri: &str,
+    ) -> Result<(), sqlx::Error> {
+        let stored: Option<(String, i64)> = sqlx::query_as(
+            "UPDATE bookings
+                SET ics_uid = (SELECT COALESCE(o.ics_uid, o.id) FROM bookings o WHERE o.calendly_invitee_uri = $2),
+                    ics_sequence = (SELECT o.ics_sequence + 1 FROM bookings o WHERE o.calendly_invitee_uri = $2)
+              WHERE id = $1 AND EXISTS (SELECT 1 FROM bookings o WHERE o.calendly_invitee_uri = $2)
+             RETURNING COALESCE(ics_uid, id), ics_sequence",
+        )
+        .bind(booking_id)
+        .bind(old_invitee_uri)
+        .fetch_optional(conn)
+        .await?;
+        self.set(stored);
+        Ok(())
+    }
+
+    fn set(&mut self, stored: Option<(String, i64)>) {
+        if let Some((uid_booking, sequence)) = stored {
+            self.uid_booking = uid_booking;
+            self.sequence = sequence;
+        }
+    }
+}
+
+/// `https://coach.example.com:8443/x` → `coach.example.com`.
+fn host_of(base_url: &str) -> String {
+    let rest = base_url.split_once("://").map_or(base_url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = match host.rsplit_once(':') {
+        Some((h, port)) if port.chars().all(|c| c.is_ascii_digit()) && !h.ends_with(']') => h,
+        _ => host,
+    };
+    if host.is_empty() {
+        "localhost".into()
+    } else {
+        host.to_ascii_lowercase()
+    }
+}
+
+/// A parameter value (a CN) cannot hold a double quote or a control character (RFC 5545 §3.1).
+fn param_text(s: &str) -> String {
+    s.chars()
+        .filter(|c| *c != '"' && !c.is_control())
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+/// ORGANIZER or ATTENDEE: `mailto:` the address, the name as CN.
+fn cal_address(key: &str, name: &str, email: &str) -> Property {
+    // A CAL-ADDRESS is written as it is (not TEXT-escaped): a line break in it would start
+    // a property of its own.
+    let email: String = email.chars().filter(|c| !c.is_control()).collect();
+    let mut p = Property::new(key, format!("mailto:{email}"));
+    let name = param_text(name);
+    if !name.is_empty() {
+        p.add_parameter("CN", &name);
+    }
+    p
+}
+
+/// The `.ics` text: one VEVENT, times in UTC, CRLF line ends, folded at 75 octets.
+/// `attendee` is the client, `(name, email)`; `stamp` is DTSTAMP (when it was written).
+pub fn ics(
+    s: &SessionDetails,
+    site: &str,
+    method: Method,
+    attendee: (&str, &str),
+    stamp: DateTime<Utc>,
+) -> String {
+    let inv = &s.invitation;
+    let organizer = cal_address("ORGANIZER", &inv.organizer_name, &inv.organizer_email);
+    let mut attendee = cal_address("ATTENDEE", attendee.0, attendee.1);
+    attendee
+        .add_parameter("ROLE", "REQ-PARTICIPANT")
+        .add_parameter("PARTSTAT", "ACCEPTED")
+        .add_parameter("RSVP", "FALSE");
+    let mut event = Event::new();
+    event
+        .uid(&inv.uid())
+        .timestamp(stamp)
+        .sequence(u32::try_from(inv.sequence).unwrap_or(u32::MAX))
+        .starts(s.start)
+        .ends(s.end)
+        .summary(s.title)
+        .status(match method {
+            Method::Request => EventStatus::Confirmed,
+            Method::Cancel => EventStatus::Cancelled,
+        })
+        .append_property(organizer)
+        .append_multi_property(attendee);
+    if let Some(link) = s.meet_link {
+        event
+            .location(link)
+            .description(&format!("Join the meeting: {link}"));
+    }
+    let mut calendar = Calendar::empty();
+    calendar
+        .append_property(("PRODID", format!("-//{site}//Client Portal//EN").as_str()))
+        .append_property(("VERSION", "2.0"))
+        .append_property(("CALSCALE", "GREGORIAN"))
+        .append_property(("METHOD", method.as_str()))
+        .push(event.done());
+    calendar.done().to_string()
+}
+
+/// The invitation as an email attachment.
+pub fn attachment(
+    s: &SessionDetails,
+    site: &str,
+    method: Method,
+    attendee: (&str, &str),
+    stamp: DateTime<Utc>,
+) -> Attachment {
+    Attachment {
+        filename: "session.ics".into(),
+        content_type: format!("text/calendar; charset=utf-8; method={}", method.as_str()),
+        content: ics(s, site, method, attendee, stamp),
+    }
+}
+
+/// What a booking email says about the session.
+pub struct SessionDetails<'a> {
+    pub booking_id: &'a str,
+    pub title: &'a str,
+    pub start: chrono::DateTime<chrono::Utc>,
+    pub end: chrono::DateTime<chrono::Utc>,
+    pub meet_link: Option<&'a str>,
+    pub time_zone: chrono_tz::Tz,
+    /// The attached invitation's organizer, UID and SEQUENCE.
+    pub invitation: Invitation,
+}
+
+impl SessionDetails<'_> {
+    /// As a person writes it, the zone named plainly, the same as the portal shows it:
+    /// `Thursday, December 3, 2026 at 3:00 PM (Cairo time)`.
+    pub fn when(&self) -> String {
+        format!(
+            "{} ({})",
+            self.start
+                .with_timezone(&self.time_zone)
+                .format("%A, %B %-d, %Y at %-I:%M %p"),
+            zone_name(self.time_zone)
+        )
+    }
+}
+
+/// A time zone as a person names it: `Africa/Cairo` → "Cairo time", UTC as "UTC" (the
+/// islands' `zoneName` says the same).
+pub fn zone_name(tz: chrono_tz::Tz) -> String {
+    let name = tz.name();
+    if matches!(
+        name,
+        "UTC" | "Etc/UTC" | "GMT" | "Etc/GMT" | "Universal" | "Zulu" | "Etc/Universal" | "Etc/Zulu"
+    ) {
+        return "UTC".into();
+    }
+    let city = name.rsplit('/').next().unwrap_or(name);
+    format!("{} time", city.replace('_', " "))
+}
