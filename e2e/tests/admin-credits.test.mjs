@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";
 import { axe, launch, visitor } from "../lib/browser.mjs";
-import { cairo, call, signIn } from "../lib/portal.mjs";
+import { cairo, call, plusMonths, shownDay as shown, signIn } from "../lib/portal.mjs";
 
 const CLIENT = DEMO_CLIENT;
 const WIDE = { width: 1366, height: 900 };
@@ -36,18 +36,6 @@ async function signedIn(who, folder, { mobile = false } = {}) {
   await signIn(v.page, who, product.site);
   await v.page.waitForURL(who === ADMIN ? `${product.site}/admin` : `${product.site}/dashboard`);
   return v;
-}
-
-/** "2027-02-23" + `months` calendar months: the same day, or the month's last one. */
-function plusMonths(day, months) {
-  const [y, m, d] = day.split("-").map(Number);
-  const last = new Date(Date.UTC(y, m + months, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
-}
-
-/** "2027-02-23" → "Feb 23, 2027", as the admin pages write days. */
-function shown(day) {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "2-digit", year: "numeric", timeZone: "UTC" });
 }
 
 const stat = (page, label) => page.locator(`dt:text-is("${label}") + dd`);
@@ -120,20 +108,29 @@ test("the admin refunds an online payment through PayTabs: the client sees the r
   await noAxeViolations(page, "the client page");
 
   // The dialog says what can be refunded before anything happens.
-  const refund = page.getByRole("button", { name: /^Refund the payment of EGP\s20,250\.00/ });
+  const refund = page.getByRole("button", { name: /^Refund the payment of 20,250\sEGP/ });
   await refund.click();
   const dialog = page.getByRole("dialog", { name: "Refund this payment" });
   await dialog.getByText("Money left to refund").waitFor();
   const figures = (label) => dialog.locator(`dt:text-is("${label}") + dd`);
   assert.equal((await figures("Unused credits").innerText()).replace(/\s+/g, " "), "4 of 5");
-  assert.match(await figures("Money left to refund").innerText(), /^EGP\s20,250\.00$/);
-  assert.match(await figures("Already refunded").innerText(), /^EGP\s0\.00$/);
+  assert.match(await figures("Money left to refund").innerText(), /^20,250\sEGP$/);
+  assert.match(await figures("Already refunded").innerText(), /^0\sEGP$/);
   assert.match(await dialog.innerText(), /Paid online: the refund is sent to PayTabs/);
   const credits = dialog.getByLabel("Credits to remove");
-  assert.equal(await credits.inputValue(), "4", "starts from the unused credits");
-  assert.equal(await dialog.getByLabel("Amount to refund (EGP)").inputValue(), "16200.00", "starts from their paid price");
+  // The form opens empty: a full refund is never one click away (issue 20, build item 7).
+  const amount = dialog.getByLabel("Amount to refund (EGP)");
+  assert.equal(await credits.inputValue(), "", "starts empty");
+  assert.equal(await amount.inputValue(), "", "starts empty");
   // The keyboard starts on the first field once the figures are in.
   await page.waitForFunction(() => document.activeElement?.getAttribute("name") === "credits");
+  // Refund pressed on the empty form refunds nothing and says why.
+  await dialog.getByRole("button", { name: /^Refund/ }).click();
+  await dialog.getByText("Refund an amount, credits, or both").waitFor();
+  // The suggestion is one deliberate click: the unused credits and their paid price.
+  await dialog.getByRole("button", { name: "Use suggested amount" }).click();
+  assert.equal(await credits.inputValue(), "4", "suggests the unused credits");
+  assert.equal(await amount.inputValue(), "16200.00", "suggests their paid price");
 
   // More than is unused is refused in the dialog, with the reason.
   await credits.fill("5");
@@ -143,7 +140,7 @@ test("the admin refunds an online payment through PayTabs: the client sees the r
   await dialog.getByLabel("Reason (optional)").fill("Moving abroad");
   await admin.shot("refund-dialog");
   await noAxeViolations(page, "the refund dialog", '[role="dialog"]');
-  await dialog.getByRole("button", { name: /^Refund EGP\s16,200\.00 and remove 4 credits$/ }).click();
+  await dialog.getByRole("button", { name: /^Refund 16,200\sEGP and remove 4 credits$/ }).click();
 
   await page.getByText("Refund completed").waitFor();
   await dialog.waitFor({ state: "hidden" });
@@ -156,7 +153,7 @@ test("the admin refunds an online payment through PayTabs: the client sees the r
   const refundLine = page.getByRole("region", { name: "Payments" }).getByRole("row").filter({ hasText: "Refund through PayTabs" });
   await refundLine.waitFor();
   const refundText = (await refundLine.innerText()).replace(/\s+/g, " ");
-  assert.match(refundText, /\u2212EGP 16,200\.00/);
+  assert.match(refundText, /\u221216,200\sEGP/);
   assert.match(refundText, /\u22124/);
   assert.match(refundText, /Refunded/);
   await admin.shot("refunded");
@@ -166,8 +163,8 @@ test("the admin refunds an online payment through PayTabs: the client sees the r
   await refund.click();
   await dialog.getByText("Money left to refund").waitFor();
   assert.equal((await figures("Unused credits").innerText()).replace(/\s+/g, " "), "0 of 5");
-  assert.match(await figures("Money left to refund").innerText(), /^EGP\s4,050\.00$/);
-  assert.match(await figures("Already refunded").innerText(), /^EGP\s16,200\.00$/);
+  assert.match(await figures("Money left to refund").innerText(), /^4,050\sEGP$/);
+  assert.match(await figures("Already refunded").innerText(), /^16,200\sEGP$/);
   await page.keyboard.press("Escape");
   await dialog.waitFor({ state: "hidden" });
   await page.waitForFunction(() => document.activeElement?.textContent?.startsWith("Refund the payment of"), null, { timeout: 5_000 }); // focus is back on Refund
@@ -176,7 +173,7 @@ test("the admin refunds an online payment through PayTabs: the client sees the r
   {
     const phone = await signedIn(ADMIN, "admin-credits-refund-390", { mobile: true });
     await openClientPage(phone.page);
-    await phone.page.getByRole("button", { name: /^Refund the payment of EGP\s20,250\.00/ }).click();
+    await phone.page.getByRole("button", { name: /^Refund the payment of 20,250\sEGP/ }).click();
     const small = phone.page.getByRole("dialog", { name: "Refund this payment" });
     await small.getByText("Money left to refund").waitFor();
     await small.getByLabel("Amount to refund (EGP)").waitFor();
@@ -196,14 +193,24 @@ test("the admin refunds an online payment through PayTabs: the client sees the r
     const history = c.locator("section").filter({ has: c.getByRole("heading", { name: "Payment History" }) });
     const line = history.locator("li").filter({ hasText: "Refund:" });
     await line.waitFor();
-    assert.match(await line.innerText(), /Refund:\s*EGP\s16,200\.00/);
+    assert.match(await line.innerText(), /Refund:\s*16,200\sEGP/);
     assert.match(await line.innerText(), /4 credits removed/);
-    await history.locator("li").filter({ hasNotText: "Refund:" }).filter({ hasText: /EGP\s20,250\.00/ }).waitFor();
+    const paid = history.locator("li").filter({ hasNotText: "Refund:" }).filter({ hasText: /20,250\sEGP/ });
+    await paid.waitFor();
+    // The refund's Receipt link opens the refunded payment's receipt, not "Receipt not found"
+    // (issue 20, defect 6).
+    const receiptOf = (li) => li.getByRole("link", { name: /^Receipt/ }).getAttribute("href");
+    assert.equal(await receiptOf(line), await receiptOf(paid), "the refund links to the payment's receipt");
+    await line.getByRole("link", { name: /^Receipt/ }).click();
+    await c.getByRole("article", { name: /^Receipt R-/ }).waitFor();
+    assert.doesNotMatch(await c.locator("main").innerText(), /Receipt not found/);
+    await client.shot("refund-line-receipt");
+    await c.goBack({ waitUntil: "networkidle" });
     assert.equal(await stat(c, "Available Credits").textContent(), "0");
     await client.shot("dashboard-refund-line");
   }
   const mail = await product.mail.waitFor(CLIENT.email, /Your refund from/);
-  assert.match(mail.subject, /16,?200\.00/);
+  assert.match(mail.subject, /16,?200(\.00)?\b/);
   assert.deepEqual(admin.problems, []);
   assert.deepEqual(client.problems, []);
   await admin.context.close();

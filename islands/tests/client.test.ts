@@ -13,11 +13,13 @@ import {
   packageQuantity,
   packageQuantityLabel,
   paymentLookupPath,
+  receiptPath,
   schedulerLinkText,
   sessionTitle,
   verifyStep,
   webUrl,
 } from "../src/lib/client-views";
+import type { PaymentRecordView } from "../src/api/types";
 
 describe("dashboard session filter (spec §2)", () => {
   it("offers All, Confirmed, Cancelled and Pending", () => {
@@ -57,6 +59,30 @@ describe("session cards", () => {
   });
   it("names the scheduling service in its quick action", () => {
     expect(schedulerLinkText("Calendly")).toBe("View Calendly Bookings");
+  });
+});
+
+describe("payment history", () => {
+  const line = (over: Partial<PaymentRecordView>): PaymentRecordView => ({
+    id: "pay-1",
+    paymentId: "pay-1",
+    kind: "payment",
+    amount: { minor: 2_025_000, currency: "EGP" },
+    sessionsPurchased: 5,
+    paymentDate: "2026-11-20T10:00:00Z",
+    paymentMethod: "paytabs",
+    referenceNumber: null,
+    ...over,
+  });
+  it("links a payment to its own receipt", () => {
+    expect(receiptPath(line({}))).toBe("/receipt?id=pay-1");
+  });
+  it("links a refund to the receipt of the payment it refunded, not to its own id (issue 20, defect 6)", () => {
+    const refund = line({ id: "refund-7", paymentId: "pay-1", kind: "refund", amount: { minor: 1_620_000, currency: "EGP" }, sessionsPurchased: 4 });
+    expect(receiptPath(refund)).toBe("/receipt?id=pay-1");
+  });
+  it("keeps the id whole in the address", () => {
+    expect(receiptPath(line({ paymentId: "a/b?c" }))).toBe("/receipt?id=a%2Fb%3Fc");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, longDateTime, sessions, setCoachTimeZone, shortDate } from "../src/lib/format";
+import { formatMoney, longDateTime, sessions, setCoachTimeZone, shortDate, timeOfDay, zoneName } from "../src/lib/format";
 import { redirectFor, type Session } from "../src/lib/session";
 
 const as = (role: "admin" | "client"): Session => ({
@@ -8,15 +8,25 @@ const as = (role: "admin" | "client"): Session => ({
 });
 
 describe("formats", () => {
-  it("shows money from minor units with its currency code, separators and two decimals", () => {
-    expect(formatMoney({ minor: 2025000, currency: "EGP" })).toBe("EGP\u00a020,250.00");
-    expect(formatMoney({ minor: 450050, currency: "EGP" })).toBe("EGP\u00a04,500.50");
-    expect(formatMoney({ minor: 5, currency: "EGP" })).toBe("EGP\u00a00.05");
-    expect(formatMoney({ minor: 0, currency: "EGP" })).toBe("EGP\u00a00.00");
+  it("shows money as the public pages do: separators, the code after, decimals only with piastres", () => {
+    expect(formatMoney({ minor: 2025000, currency: "EGP" })).toBe("20,250\u00a0EGP");
+    expect(formatMoney({ minor: 2025050, currency: "EGP" })).toBe("20,250.50\u00a0EGP");
+    expect(formatMoney({ minor: 450050, currency: "EGP" })).toBe("4,500.50\u00a0EGP");
+    expect(formatMoney({ minor: 450005, currency: "EGP" })).toBe("4,500.05\u00a0EGP");
+    expect(formatMoney({ minor: 5, currency: "EGP" })).toBe("0.05\u00a0EGP");
+    expect(formatMoney({ minor: 0, currency: "EGP" })).toBe("0\u00a0EGP");
+    expect(formatMoney({ minor: 1_000_000_000, currency: "EGP" })).toBe("10,000,000\u00a0EGP");
+    // Revenue net of refunds can go below zero.
+    expect(formatMoney({ minor: -150025, currency: "EGP" })).toBe("-1,500.25\u00a0EGP");
+  });
+  it("writes an accounting total with its two decimals, as the spec shows revenue", () => {
+    expect(formatMoney({ minor: 2025000, currency: "EGP" }, { cents: true })).toBe("20,250.00\u00a0EGP");
+    expect(formatMoney({ minor: 0, currency: "EGP" }, { cents: true })).toBe("0.00\u00a0EGP");
   });
   it("uses each currency's own minor unit", () => {
-    expect(formatMoney({ minor: 1500, currency: "JPY" })).toBe("JPY\u00a01,500");
-    expect(formatMoney({ minor: 1500, currency: "KWD" })).toBe("KWD\u00a01.500");
+    expect(formatMoney({ minor: 1500, currency: "JPY" })).toBe("1,500\u00a0JPY");
+    expect(formatMoney({ minor: 1500, currency: "KWD" })).toBe("1.500\u00a0KWD");
+    expect(formatMoney({ minor: 3000, currency: "KWD" })).toBe("3\u00a0KWD");
   });
   it("says session or sessions", () => {
     expect(sessions(1)).toBe("1 session");
@@ -30,14 +40,28 @@ describe("formats", () => {
     expect(shortDate("2026-11-23T23:30:00Z")).toBe("Nov 24, 2026");
     expect(shortDate("2026-11-23")).toBe("Nov 23, 2026");
   });
-  it("shows session times in the coach's time zone with its name, like the emails", () => {
-    // 13:00 UTC is 15:00 in Cairo in December (UTC+2), whatever the viewer's own zone.
-    expect(longDateTime("2026-12-03T13:00:00Z")).toBe("Thursday, December 03, 2026 at 15:00 (Africa/Cairo)");
+  it("shows session times as a person writes them, in the coach's time zone named plainly", () => {
+    // 13:00 UTC is 3 PM in Cairo in December (UTC+2), whatever the viewer's own zone.
+    expect(longDateTime("2026-12-03T13:00:00Z")).toBe("Thursday, December 3, 2026 at 3:00\u00a0PM (Cairo time)");
+    expect(longDateTime("2026-11-24T12:39:00Z")).toBe("Tuesday, November 24, 2026 at 2:39\u00a0PM (Cairo time)");
+    // Midnight and noon are 12, not 0 or 00.
+    expect(longDateTime("2026-12-02T22:05:00Z")).toBe("Thursday, December 3, 2026 at 12:05\u00a0AM (Cairo time)");
+    expect(longDateTime("2026-12-03T10:00:00Z")).toBe("Thursday, December 3, 2026 at 12:00\u00a0PM (Cairo time)");
+    expect(timeOfDay("2026-11-24T00:39:00Z")).toBe("2:39\u00a0AM Cairo time");
     setCoachTimeZone("Asia/Dubai");
-    expect(longDateTime("2026-12-03T13:00:00Z")).toBe("Thursday, December 03, 2026 at 17:00 (Asia/Dubai)");
+    expect(longDateTime("2026-12-03T13:00:00Z")).toBe("Thursday, December 3, 2026 at 5:00\u00a0PM (Dubai time)");
     setCoachTimeZone("Not/AZone");
-    expect(longDateTime("2026-12-03T23:30:00Z")).toBe("Friday, December 04, 2026 at 03:30 (Asia/Dubai)");
+    expect(longDateTime("2026-12-03T23:30:00Z")).toBe("Friday, December 4, 2026 at 3:30\u00a0AM (Dubai time)");
+    setCoachTimeZone("America/New_York");
+    expect(timeOfDay("2026-12-03T23:30:00Z")).toBe("6:30\u00a0PM New York time");
     setCoachTimeZone("Africa/Cairo");
+  });
+  it("names a time zone plainly", () => {
+    expect(zoneName("Africa/Cairo")).toBe("Cairo time");
+    expect(zoneName("America/Los_Angeles")).toBe("Los Angeles time");
+    expect(zoneName("America/Argentina/Buenos_Aires")).toBe("Buenos Aires time");
+    expect(zoneName("UTC")).toBe("UTC");
+    expect(zoneName("Etc/UTC")).toBe("UTC");
   });
 });
 

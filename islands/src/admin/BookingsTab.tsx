@@ -9,7 +9,7 @@ import type { BookingView, ClientRow, SchedulerInfo } from "../api/types";
 import { LOAD_ERROR } from "./guard";
 import { label } from "./helpers";
 import { AssignDialog, ConfirmDialog, preloadDialogs } from "./lazy";
-import { AdminBadge, DialogButton, ExternalIcon } from "./parts";
+import { AdminBadge, DialogButton, ExternalIcon, RowActions } from "./parts";
 
 type Action = { kind: "assign" | "cancel"; booking: BookingView };
 
@@ -141,12 +141,14 @@ export function BookingsTab({
                       {b.disownedAt ? <span className="admin-table__sub">The client with this email said it wasn&apos;t them.</span> : null}
                     </td>
                     <td className="admin-table__actions">
-                      <DialogButton className="btn btn--sm btn--navy" preload={preloadDialogs} onOpen={() => setAction({ kind: "assign", booking: b })}>
-                        Assign to client<span className="visually-hidden">: the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
-                      </DialogButton>
-                      <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadDialogs} onOpen={() => setAction({ kind: "cancel", booking: b })}>
-                        Cancel<span className="visually-hidden"> the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
-                      </DialogButton>
+                      <RowActions>
+                        <DialogButton className="btn btn--sm btn--navy" preload={preloadDialogs} onOpen={() => setAction({ kind: "assign", booking: b })}>
+                          Assign to client<span className="visually-hidden">: the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
+                        </DialogButton>
+                        <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadDialogs} onOpen={() => setAction({ kind: "cancel", booking: b })}>
+                          Cancel<span className="visually-hidden"> the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
+                        </DialogButton>
+                      </RowActions>
                     </td>
                   </tr>
                 ))}

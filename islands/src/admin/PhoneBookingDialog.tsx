@@ -3,7 +3,7 @@
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, post } from "../lib/api";
-import { coachTimeZone } from "../lib/format";
+import { zoneName } from "../lib/format";
 import { Field } from "../lib/ui";
 import { useForm } from "./form";
 import type { BookingView, ClientRow } from "../api/types";
@@ -103,7 +103,7 @@ export function PhoneBookingDialog(props: { open: boolean; onOpenChange: (open: 
           <Field id="pb-date" label="Session Date" error={errors.sessionDate}>
             <input className="input" type="date" {...bind("sessionDate", "pb-date")} />
           </Field>
-          <Field id="pb-time" label={`Session Time (${coachTimeZone()})`} error={errors.sessionTime}>
+          <Field id="pb-time" label={`Session Time (${zoneName()})`} error={errors.sessionTime}>
             <input className="input" type="time" step={60} {...bind("sessionTime", "pb-time")} />
           </Field>
         </div>

@@ -9,7 +9,7 @@ import type { BookingView, ClientRow } from "../api/types";
 import { LOAD_ERROR } from "./guard";
 import { canCancel, canMarkNoShow, label, sessionsPath } from "./helpers";
 import { ConfirmDialog, PhoneBookingDialog, preloadDialogs } from "./lazy";
-import { AdminBadge, DialogButton, PlusIcon } from "./parts";
+import { AdminBadge, DialogButton, PlusIcon, RowActions } from "./parts";
 
 type Pending = { kind: "cancel" | "no-show" | "waive"; booking: BookingView };
 
@@ -176,21 +176,23 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
                     </div>
                   </td>
                   <td className="admin-table__actions">
-                    {canCancel(b.status) ? (
-                      <button type="button" className="btn btn--sm admin-btn--danger-outline" onClick={() => setPending({ kind: "cancel", booking: b })}>
-                        Cancel<span className="visually-hidden"> the session of {who(b)} on {longDateTime(b.sessionDate)}</span>
-                      </button>
-                    ) : null}
-                    {b.canWaive ? (
-                      <button type="button" className="btn btn--sm btn--outline" aria-haspopup="dialog" onClick={() => setPending({ kind: "waive", booking: b })}>
-                        Waive<span className="visually-hidden"> the late cancellation of {who(b)} on {longDateTime(b.sessionDate)}</span>
-                      </button>
-                    ) : null}
-                    {canMarkNoShow(b) ? (
-                      <button type="button" className="btn btn--sm btn--outline" onClick={() => setPending({ kind: "no-show", booking: b })}>
-                        No-show<span className="visually-hidden"> for {who(b)} on {longDateTime(b.sessionDate)}</span>
-                      </button>
-                    ) : null}
+                    <RowActions>
+                      {canCancel(b.status) ? (
+                        <button type="button" className="btn btn--sm admin-btn--danger-outline" onClick={() => setPending({ kind: "cancel", booking: b })}>
+                          Cancel<span className="visually-hidden"> the session of {who(b)} on {longDateTime(b.sessionDate)}</span>
+                        </button>
+                      ) : null}
+                      {b.canWaive ? (
+                        <button type="button" className="btn btn--sm btn--outline" aria-haspopup="dialog" onClick={() => setPending({ kind: "waive", booking: b })}>
+                          Waive<span className="visually-hidden"> the late cancellation of {who(b)} on {longDateTime(b.sessionDate)}</span>
+                        </button>
+                      ) : null}
+                      {canMarkNoShow(b) ? (
+                        <button type="button" className="btn btn--sm btn--outline" onClick={() => setPending({ kind: "no-show", booking: b })}>
+                          No-show<span className="visually-hidden"> for {who(b)} on {longDateTime(b.sessionDate)}</span>
+                        </button>
+                      ) : null}
+                    </RowActions>
                   </td>
                 </tr>
               ))}

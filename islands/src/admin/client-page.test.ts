@@ -15,6 +15,7 @@ import {
   moneyInput,
   refundAction,
   refundDefaults,
+  refundSuggestion,
   signed,
 } from "./client-page";
 
@@ -106,11 +107,15 @@ describe("refunds", () => {
     ...over,
   });
 
-  it("starts from the unused credits and their paid price, as the amount input holds it", () => {
+  it("starts empty, and suggests the unused credits and their paid price, as the amount input holds it", () => {
     expect(moneyInput(egp(1_620_000))).toBe("16200.00");
     expect(moneyInput(egp(450_050))).toBe("4500.50");
     expect(moneyInput({ minor: 1500, currency: "JPY" })).toBe("1500");
-    expect(refundDefaults(refundable())).toEqual({ credits: "4", amount: "16200.00", reason: "" });
+    // A full refund is never one click away: the form opens with nothing to refund…
+    expect(refundDefaults()).toEqual({ credits: "", amount: "", reason: "" });
+    expect(checkRefund(refundDefaults(), refundable())).toEqual({ ok: false, errors: { amount: "Refund an amount, credits, or both" } });
+    // …and the suggestion is filled in only when asked for.
+    expect(refundSuggestion(refundable())).toEqual({ credits: "4", amount: "16200.00" });
   });
 
   it("turns the form into the API's body, in the currency's major unit", () => {
@@ -126,7 +131,7 @@ describe("refunds", () => {
   it("refuses more credits than are unused and more money than is left", () => {
     expect(checkRefund({ credits: "5", amount: "20250.01", reason: "" }, refundable())).toEqual({
       ok: false,
-      errors: { credits: "At most 4 unused credits can be removed", amount: "At most EGP\u00a020,250.00 can be refunded" },
+      errors: { credits: "At most 4 unused credits can be removed", amount: "At most 20,250\u00a0EGP can be refunded" },
     });
     expect(checkRefund({ credits: "1", amount: "1", reason: "" }, refundable({ unusedCredits: 0 }))).toMatchObject({
       ok: false,
@@ -145,8 +150,8 @@ describe("refunds", () => {
   });
 
   it("names what the confirm button does", () => {
-    expect(refundAction(4, egp(1_620_000))).toBe("Refund EGP\u00a016,200.00 and remove 4 credits");
+    expect(refundAction(4, egp(1_620_000))).toBe("Refund 16,200\u00a0EGP and remove 4 credits");
     expect(refundAction(1, egp(0))).toBe("Remove 1 credit");
-    expect(refundAction(0, egp(450_050))).toBe("Refund EGP\u00a04,500.50");
+    expect(refundAction(0, egp(450_050))).toBe("Refund 4,500.50\u00a0EGP");
   });
 });

@@ -147,9 +147,14 @@ export interface RefundForm {
   reason: string;
 }
 
-/** The dialog starts from the payment's unused credits and their paid price. */
-export function refundDefaults(r: Refundable): RefundForm {
-  return { credits: String(r.unusedCredits), amount: moneyInput(r.suggestedAmount), reason: "" };
+/** The dialog starts empty, so refunding everything takes a deliberate step (issue 20). */
+export function refundDefaults(): RefundForm {
+  return { credits: "", amount: "", reason: "" };
+}
+
+/** What "Use suggested amount" fills in: the payment's unused credits and their paid price. */
+export function refundSuggestion(r: Refundable): Pick<RefundForm, "credits" | "amount"> {
+  return { credits: String(r.unusedCredits), amount: moneyInput(r.suggestedAmount) };
 }
 
 export interface RefundPayload {
@@ -189,7 +194,7 @@ export function checkRefund(
   return { ok: true, payload: { credits, amount: minor / 10 ** digits, reason: f.reason.trim() || null }, minor };
 }
 
-/** "Refund EGP 16,200.00 and remove 4 credits": the confirm button says what it does. */
+/** "Refund 16,200 EGP and remove 4 credits": the confirm button says what it does. */
 export function refundAction(credits: number, money: Money): string {
   const parts: string[] = [];
   if (money.minor > 0) parts.push(`Refund ${formatMoney(money)}`);

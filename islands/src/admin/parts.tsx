@@ -1,11 +1,31 @@
 // Small presentational pieces of the admin views: the status badge, the button that opens a
 // dialog, and decorative icons (stroke SVGs in the theme's .icon sizes).
-import type { ReactNode } from "react";
+import { Children, type CSSProperties, type ReactNode } from "react";
 import { badgeVariant, statusLabel } from "./helpers";
 
 /** Admin badge styles of spec §4: confirmed default, completed secondary, anything else destructive. */
 export function AdminBadge({ status }: { status: string }) {
   return <span className={`status-badge admin-badge admin-badge--${badgeVariant(status)}`}>{statusLabel(status)}</span>;
+}
+
+const ROW_ACTIONS: CSSProperties = { display: "flex", flexWrap: "wrap", gap: "0.5rem", alignItems: "center" };
+const ONE_ACTION: CSSProperties = { display: "inline-flex", whiteSpace: "nowrap" };
+
+/** A table row's buttons: side by side while they fit, else one under the other (never cut off
+ *  at the table's edge), each label on one line ("No-show" never breaks at its hyphen). No
+ *  button renders nothing, so an action column's empty cell is left out of a phone's card. */
+export function RowActions({ children }: { children: ReactNode }) {
+  const buttons = Children.toArray(children).filter(Boolean);
+  if (buttons.length === 0) return null;
+  return (
+    <div style={ROW_ACTIONS}>
+      {buttons.map((b, i) => (
+        <span key={i} style={ONE_ACTION}>
+          {b}
+        </span>
+      ))}
+    </div>
+  );
 }
 
 /** A button that opens one of the lazily loaded dialogs (./lazy, ./client/lazy): `preload`

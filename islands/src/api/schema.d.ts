@@ -1162,6 +1162,11 @@ export interface components {
              */
             kind: string;
             paymentDate: string;
+            /**
+             * @description The payment this line belongs to: its own id for a payment, the refunded payment's for a
+             *     refund. Its receipt is `/receipt?id={paymentId}` (a refund has no receipt of its own).
+             */
+            paymentId: string;
             paymentMethod: string;
             referenceNumber?: string | null;
             /** Format: int64 */
@@ -1365,7 +1370,10 @@ export interface components {
         Stats: {
             /** Format: int64 */
             completedSessions: number;
-            /** @description Since the 1st of this month in the coach's time zone. */
+            /**
+             * @description Payments since the 1st of this month in the coach's time zone, net of the refunds
+             *     completed since then (so it can be negative when a refund outweighs the month's payments).
+             */
             revenueThisMonth: components["schemas"]["Money"];
             /** Format: int64 */
             totalClients: number;
@@ -2645,6 +2653,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PayTabs refused the refund (its message); the refund failed and its credits are back */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

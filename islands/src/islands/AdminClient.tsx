@@ -1,11 +1,11 @@
-// /admin/client?id=… : the coach's view of one client (issue 14 point 4): profile and
-// deactivation, credits by lot (Extend) with adjustments and the ledger, payments with
-// receipts and Refund, sessions with Waive.
+// /admin/client?id=… : the coach's view of one client (issue 14 point 4), headed by their
+// name: profile, credits by lot (Extend) with adjustments and the ledger, payments with
+// receipts and Refund, sessions with Waive, and last the account's access (deactivation).
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { CreditsSection } from "../admin/client/CreditsSection";
 import { PaymentsSection, SessionsSection } from "../admin/client/HistorySection";
-import { ProfileSection } from "../admin/client/ProfileSection";
+import { AccountSection, ProfileSection } from "../admin/client/ProfileSection";
 import { preloadClientDialogs } from "../admin/client/lazy";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
 import { sessionsPath } from "../admin/helpers";
@@ -71,6 +71,17 @@ function AdminClient() {
     idle(() => preloadClientDialogs());
   }, [ready]);
 
+  // The page's heading (the template's "Client") becomes the client's name, and so does the
+  // tab's title, once they are known.
+  const name = client?.fullName;
+  useEffect(() => {
+    if (!name) return;
+    const heading = document.getElementById("app-title");
+    if (heading) heading.textContent = name;
+    const [, ...rest] = document.title.split(" | ");
+    document.title = [name, ...rest].join(" | ");
+  }, [name]);
+
   if (failed) return <LoadFailed />;
   if (problem) return <LoadFailed text={problem} />;
   if (!session || !client) return <Spinner label="Loading the client…" />;
@@ -82,7 +93,6 @@ function AdminClient() {
           Back to clients
         </a>
       </p>
-      <h2 className="admin-client__name">{client.fullName}</h2>
       <ProfileSection client={client} onChange={setClient} />
       <CreditsSection
         client={client}
@@ -96,6 +106,7 @@ function AdminClient() {
       />
       <PaymentsSection payments={client.payments} refunds={client.refunds} clientName={client.fullName} onRefunded={reloadAll} />
       <SessionsSection sessions={sessions} onChanged={reloadAll} />
+      <AccountSection client={client} onChange={setClient} />
     </div>
   );
 }

@@ -26,12 +26,13 @@ function initialTab(): Tab {
 }
 
 function StatCards({ stats }: { stats: AdminStats }) {
-  const cards: [string, string][] = [
+  // [label, value, a note under the label saying what the number counts]
+  const cards: [string, string, string?][] = [
     ["Total Clients", String(stats.totalClients)],
     ["Credits Sold", String(stats.totalCredits)],
     ["Upcoming Sessions", String(stats.upcomingSessions)],
     ["Completed Sessions", String(stats.completedSessions)],
-    ["Revenue This Month", formatMoney(stats.revenueThisMonth)],
+    ["Revenue This Month", formatMoney(stats.revenueThisMonth, { cents: true }), "net of refunds"],
   ];
   return (
     <section aria-labelledby="overview-title">
@@ -39,9 +40,12 @@ function StatCards({ stats }: { stats: AdminStats }) {
         Overview
       </h2>
       <dl className="stat-grid admin-stats">
-        {cards.map(([name, value]) => (
+        {cards.map(([name, value, note]) => (
           <div className="stat admin-stat" key={name}>
-            <dt className="stat__label">{name}</dt>
+            <dt className="stat__label">
+              {name}
+              {note ? <span className="admin-stat__note"> ({note})</span> : null}
+            </dt>
             <dd className="stat__value">{value}</dd>
           </div>
         ))}

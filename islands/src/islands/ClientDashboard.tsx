@@ -15,6 +15,7 @@ import {
   emptySessionsText,
   filterLabel,
   joinLink,
+  receiptPath,
   schedulerLinkText,
   sessionTitle,
   webUrl,
@@ -242,8 +243,11 @@ function PaymentRow({ payment }: { payment: PaymentRecordView }) {
       <div className="client-payment__meta">
         <time dateTime={payment.paymentDate}>{shortDate(payment.paymentDate)}</time>
         {payment.referenceNumber ? <span className="badge badge--outline client-payment__ref">#{payment.referenceNumber}</span> : null}
-        <a className="client-payment__receipt" href={`/receipt?id=${encodeURIComponent(payment.id)}`}>
-          Receipt<span className="visually-hidden"> for the payment of {shortDate(payment.paymentDate)}</span>
+        <a className="client-payment__receipt" href={receiptPath(payment)}>
+          Receipt
+          <span className="visually-hidden">
+            {refund ? ` of the payment refunded on ${shortDate(payment.paymentDate)}` : ` for the payment of ${shortDate(payment.paymentDate)}`}
+          </span>
         </a>
       </div>
     </li>

@@ -3,13 +3,22 @@
 // `.data-table` an island renders, now or later, so a table added by any island gets the card
 // layout by using the class alone.
 
+/** A header's name as it shows: a column named only for screen readers (the "Actions" of a
+ *  `.visually-hidden` span) has none, so its cells take the whole card and an empty one (a row
+ *  with no action) is left out instead of showing a bare "Actions" label. */
+export function visibleText(th: HTMLElement): string {
+  const copy = th.cloneNode(true) as HTMLElement;
+  copy.querySelectorAll(".visually-hidden").forEach((e) => e.remove());
+  return (copy.textContent ?? "").replace(/\s+/g, " ").trim();
+}
+
 /** Labels the body cells of `table` from its header row; answers whether anything changed. */
 export function labelCells(table: HTMLTableElement): boolean {
   const headRow = table.tHead?.rows[0];
   if (!headRow) return false;
   const names: string[] = [];
   for (const th of Array.from(headRow.cells)) {
-    const name = (th.textContent ?? "").replace(/\s+/g, " ").trim();
+    const name = visibleText(th);
     for (let i = 0; i < th.colSpan; i++) names.push(name);
   }
   let changed = false;

@@ -1,7 +1,7 @@
 // Pure helpers of the client islands (/dashboard, /book-session, /payment/success): the session
 // filter and its texts (spec §2), and the payment verification rules
 // (spec §4, §9). No React and no DOM here, so they are unit-tested in tests/client.test.ts.
-import type { SessionView } from "../api/types";
+import type { PaymentRecordView, SessionView } from "../api/types";
 import { sessions } from "./format";
 
 // ---------- Dashboard ----------
@@ -49,6 +49,12 @@ export function joinLink(session: Pick<SessionView, "status" | "googleMeetLink">
 /** The quick action to the scheduling service: "View Calendly Bookings". */
 export function schedulerLinkText(name: string): string {
   return `View ${name.trim() || "Calendar"} Bookings`;
+}
+
+/** A payment history line's receipt: a payment's own, and for a refund the receipt of the
+ *  payment it refunded (a refund has no receipt of its own; its id would find none). */
+export function receiptPath(line: Pick<PaymentRecordView, "paymentId">): string {
+  return `/receipt?id=${encodeURIComponent(line.paymentId)}`;
 }
 
 // ---------- Payment verification (/payment/success) ----------

@@ -1,6 +1,7 @@
-// Formats of spec §9: money through one formatter (the API's integer minor units and currency,
-// never a float of pounds), dates as "MMM dd, yyyy" for payments and a long date with time for
-// sessions, and session(s).
+// Formats of spec §9, as a person reads them: money through one formatter (the API's integer
+// minor units and currency, never a float of pounds) written as the public pages write prices
+// ("20,250 EGP"), dates as "MMM dd, yyyy" for payments, and sessions as a long date with the
+// time on a 12-hour clock and the coach's zone named plainly ("… at 3:00 PM (Cairo time)").
 import { format, parseISO } from "date-fns";
 import type { Money } from "../api/types";
 
@@ -16,17 +17,25 @@ function moneyFormat(currency: string): Intl.NumberFormat {
 }
 
 /**
- * Every amount the islands show: {minor: 2025000, currency: "EGP"} → "EGP 20,250.00" (with a
- * no-break space, so the code and the figure never wrap apart).
+ * Every amount the islands show, written as the public pages write prices (the generator's
+ * `Money::display` and "EGP" after it): {minor: 2025000, currency: "EGP"} → "20,250 EGP", and
+ * with the minor unit only when there is one: 2025050 → "20,250.50 EGP". A no-break space
+ * keeps the figure and the code together. `cents` always writes the minor unit, for an
+ * accounting total (the spec shows "Revenue this month" with 2 decimals: "20,250.00 EGP").
  */
-export function formatMoney({ minor, currency }: Money): string {
-  const f = moneyFormat(currency);
+export function formatMoney({ minor, currency }: Money, { cents = false } = {}): string {
   // The currency's own minor unit: 2 digits for EGP, 0 for JPY, 3 for KWD.
-  const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-  return f.format(minor / 10 ** digits);
+  const digits = moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
+  const scale = 10 ** digits;
+  const whole = !cents && minor % scale === 0;
+  const figure = new Intl.NumberFormat("en-US", {
+    minimumFractionDigits: whole ? 0 : digits,
+    maximumFractionDigits: whole ? 0 : digits,
+  }).format(minor / scale);
+  return `${figure}\u00a0${currency}`;
 }
 
-// Sessions are shown in the coach's time zone with its name, the same way the emails say it
+// Sessions are shown in the coach's time zone with its name, as the emails do
 // (api/src/email/templates.rs): a client abroad and the coach read the same hour.
 let coachZone = "Africa/Cairo";
 const sessionFormats = new Map<string, Intl.DateTimeFormat>();
@@ -61,8 +70,15 @@ export function coachTimeZone(): string {
   return coachZone;
 }
 
-/** "Thursday, December 03, 2026 at 15:00 (Africa/Cairo)", in the coach's time zone. */
-export function longDateTime(iso: string): string {
+/** A time zone as a person names it: "Africa/Cairo" → "Cairo time", "America/New_York" →
+ *  "New York time", "UTC" → "UTC". */
+export function zoneName(zone: string = coachZone): string {
+  if (/^(Etc\/)?(UTC|GMT|Universal|Zulu)$/.test(zone)) return "UTC";
+  const city = zone.split("/").pop() ?? zone;
+  return `${city.replace(/_/g, " ")} time`;
+}
+
+function partsIn(iso: string): Partial<Record<Intl.DateTimeFormatPartTypes, string>> {
   let f = sessionFormats.get(coachZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", {
@@ -70,16 +86,29 @@ export function longDateTime(iso: string): string {
       weekday: "long",
       year: "numeric",
       month: "long",
-      day: "2-digit",
-      hour: "2-digit",
+      day: "numeric",
+      hour: "numeric",
       minute: "2-digit",
-      hourCycle: "h23",
+      hourCycle: "h12",
     });
     sessionFormats.set(coachZone, f);
   }
   const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
   for (const p of f.formatToParts(parseISO(iso))) part[p.type] = p.value;
-  return `${part.weekday}, ${part.month} ${part.day}, ${part.year} at ${part.hour}:${part.minute} (${coachZone})`;
+  return part;
+}
+
+/** "3:00 PM Cairo time": a time of day in the coach's time zone, as a person says it (a
+ *  no-break space before AM/PM, so the two never wrap apart). */
+export function timeOfDay(iso: string): string {
+  const part = partsIn(iso);
+  return `${part.hour}:${part.minute}\u00a0${part.dayPeriod} ${zoneName()}`;
+}
+
+/** "Thursday, December 3, 2026 at 3:00 PM (Cairo time)": a session, in the coach's time zone. */
+export function longDateTime(iso: string): string {
+  const part = partsIn(iso);
+  return `${part.weekday}, ${part.month} ${part.day}, ${part.year} at ${part.hour}:${part.minute}\u00a0${part.dayPeriod} (${zoneName()})`;
 }
 
 /** 1 → "1 session", 3 → "3 sessions". */

@@ -1,4 +1,4 @@
-//! The admin's four numbers and this month's revenue.
+//! The admin's four numbers and this month's revenue, net of refunds.
 
 use axum::Json;
 use axum::extract::State;
@@ -20,7 +20,8 @@ pub struct Stats {
     /// Confirmed sessions at or after now.
     upcoming_sessions: i64,
     completed_sessions: i64,
-    /// Since the 1st of this month in the coach's time zone.
+    /// Payments since the 1st of this month in the coach's time zone, net of the refunds
+    /// completed since then (so it can be negative when a refund outweighs the month's payments).
     revenue_this_month: MoneyView,
 }
 
@@ -56,11 +57,20 @@ pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> AppResul
         .earliest()
         .map(|d| ts(d.with_timezone(&Utc)))
         .unwrap_or_else(now);
-    // Each amount is at most 10,000,000.00 (the boundary refuses more), so the sum fits.
-    let revenue: i64 = sqlx::query_scalar("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payment_records WHERE payment_date >= $1")
+    // Each amount is at most 10,000,000.00 (the boundary refuses more), so the sums fit.
+    let paid: i64 = sqlx::query_scalar("SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payment_records WHERE payment_date >= $1")
         .bind(&first)
         .fetch_one(pool)
         .await?;
+    // Net of the refunds completed this month (whenever the payment was made): money that went
+    // back is not revenue. Pending refunds still count as revenue until PayTabs settles them.
+    let refunded: i64 = sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM payment_refunds WHERE status = 'completed' AND completed_at >= $1",
+    )
+    .bind(&first)
+    .fetch_one(pool)
+    .await?;
+    let revenue = paid - refunded;
     Ok(Json(Stats {
         total_clients,
         total_credits,

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import type { ClientDetailView, LotView } from "../../api/types";
 import { ApiError, post } from "../../lib/api";
 import { shortDate } from "../../lib/format";
+import { COMPACT_CELL, COMPACT_HEAD, COMPACT_TABLE, useNarrow } from "../../lib/narrow";
 import { Field } from "../../lib/ui";
 import { checkAdjust, ledgerKind, signed } from "../client-page";
 import { useForm } from "../form";
@@ -20,6 +21,7 @@ export interface LotsState {
 
 export function CreditsSection({ client, onChange, lots }: { client: ClientDetailView; onChange: (c: ClientDetailView) => void; lots: LotsState }) {
   const id = useId();
+  const narrow = useNarrow();
   const form = useForm(() => ({ delta: "", reason: "" }));
   const [busy, setBusy] = useState(false);
   const a = client.account;
@@ -85,6 +87,43 @@ export function CreditsSection({ client, onChange, lots }: { client: ClientDetai
       <h3 className="admin-client__subtitle">Ledger</h3>
       {client.ledger.length === 0 ? (
         <p className="admin-muted">No credit changes yet.</p>
+      ) : narrow ? (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Credit ledger">
+          <table className="admin-table" style={COMPACT_TABLE}>
+            <thead>
+              <tr>
+                <th scope="col" style={COMPACT_HEAD}>
+                  Change
+                </th>
+                <th scope="col" className="num" style={{ ...COMPACT_HEAD, textAlign: "right" }}>
+                  Credits
+                </th>
+                <th scope="col" className="num" style={{ ...COMPACT_HEAD, textAlign: "right" }}>
+                  Used
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {client.ledger.map((l) => (
+                <tr key={l.id}>
+                  <td style={COMPACT_CELL}>
+                    {ledgerKind(l.kind)}
+                    <span className="admin-table__sub">
+                      {shortDate(l.createdAt)}
+                      {l.note ? ` · ${l.note}` : ""}
+                    </span>
+                  </td>
+                  <td className="num" style={{ ...COMPACT_CELL, textAlign: "right" }}>
+                    {signed(l.deltaTotal)}
+                  </td>
+                  <td className="num" style={{ ...COMPACT_CELL, textAlign: "right" }}>
+                    {signed(l.deltaUsed)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Credit ledger">
           <table className="data-table admin-table">

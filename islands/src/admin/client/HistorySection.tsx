@@ -5,21 +5,29 @@ import { toast } from "sonner";
 import type { BookingView, ClientPaymentView, RefundRow } from "../../api/types";
 import { ApiError, post } from "../../lib/api";
 import { formatMoney, longDateTime, shortDate } from "../../lib/format";
-import { AdminBadge, DialogButton } from "../parts";
+import { AdminBadge, DialogButton, RowActions } from "../parts";
+import { COMPACT_CELL, COMPACT_HEAD, COMPACT_TABLE, useNarrow } from "../../lib/narrow";
 import { methodLabel } from "../../lib/payment-methods";
 import { ConfirmDialog, RefundDialog, preloadClientDialogs } from "./lazy";
 
 const REFUND_STATUS: Record<string, string> = { pending: "Waiting for PayTabs", completed: "Refunded", failed: "Declined by PayTabs: credits restored" };
 
-/** A refund's own line, under the payment it refunds. */
+/** A refund's own line, under the payment it refunds: each value under its column's name (its
+ *  state with the method, where it reads "Refund through PayTabs: Refunded"), nothing under
+ *  Reference or Receipt, which a refund has not. */
 function RefundLine({ r }: { r: RefundRow }) {
   return (
     <tr className="admin-table__refund">
       <td className="nowrap">{shortDate(r.completedAt ?? r.createdAt)}</td>
       <td className="num nowrap">−{formatMoney({ minor: r.amount, currency: r.currency })}</td>
       <td className="num">−{r.credits}</td>
-      <td>{r.method === "paytabs" ? "Refund through PayTabs" : "Refund (recorded)"}</td>
-      <td>{REFUND_STATUS[r.status] ?? r.status}</td>
+      <td>
+        {r.method === "paytabs" ? "Refund through PayTabs" : "Refund (recorded)"}
+        <span className="admin-table__sub">{REFUND_STATUS[r.status] ?? r.status}</span>
+      </td>
+      <td>
+        <span className="admin-muted">—</span>
+      </td>
       <td>
         <span className="admin-muted">—</span>
       </td>
@@ -28,9 +36,86 @@ function RefundLine({ r }: { r: RefundRow }) {
   );
 }
 
+const RIGHT = { ...COMPACT_CELL, textAlign: "right" } as const;
+
+/** The receipt link of a payment, or a dash. */
+function ReceiptLink({ p }: { p: ClientPaymentView }) {
+  return p.receiptNumber ? <a href={`/receipt?id=${encodeURIComponent(p.id)}`}>{p.receiptNumber}</a> : <span className="admin-muted">—</span>;
+}
+
+/** On a phone: one short row per payment (amount, then date, method and reference; receipt and
+ *  Refund on the right) and per refund, instead of a card of seven labelled lines. */
+function CompactPayments({ payments, refunds, onRefund }: { payments: ClientPaymentView[]; refunds: RefundRow[]; onRefund: (p: ClientPaymentView) => void }) {
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Payments">
+      <table className="admin-table" style={COMPACT_TABLE}>
+        <thead>
+          <tr>
+            <th scope="col" style={COMPACT_HEAD}>
+              Payment
+            </th>
+            <th scope="col" style={{ ...COMPACT_HEAD, textAlign: "right" }}>
+              Receipt
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {payments.map((p) => [
+            <tr key={p.id}>
+              <td style={COMPACT_CELL}>
+                <strong className="nowrap">{formatMoney(p.amount)}</strong>
+                <span className="admin-table__sub">
+                  {shortDate(p.paymentDate)} · {p.sessionsPurchased} {p.sessionsPurchased === 1 ? "session" : "sessions"} · {methodLabel(p.paymentMethod)}
+                  {p.referenceNumber ? ` · ${p.referenceNumber}` : ""}
+                </span>
+              </td>
+              <td style={RIGHT}>
+                <ReceiptLink p={p} />
+                <div style={{ marginTop: "0.375rem" }}>
+                  <RefundButton p={p} onOpen={() => onRefund(p)} />
+                </div>
+              </td>
+            </tr>,
+            ...refunds
+              .filter((r) => r.paymentRecordId === p.id)
+              .map((r) => (
+                <tr key={r.id} className="admin-table__refund">
+                  <td style={COMPACT_CELL}>
+                    <span className="nowrap">−{formatMoney({ minor: r.amount, currency: r.currency })}</span>
+                    <span className="admin-table__sub">
+                      {shortDate(r.completedAt ?? r.createdAt)} · −{r.credits} {r.credits === 1 ? "credit" : "credits"} · {r.method === "paytabs" ? "Refund through PayTabs" : "Refund (recorded)"}:{" "}
+                      {REFUND_STATUS[r.status] ?? r.status}
+                    </span>
+                  </td>
+                  <td style={RIGHT}>
+                    <span className="admin-muted">—</span>
+                  </td>
+                </tr>
+              )),
+          ])}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RefundButton({ p, onOpen }: { p: ClientPaymentView; onOpen: () => void }) {
+  return (
+    <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadClientDialogs} onOpen={onOpen}>
+      Refund
+      <span className="visually-hidden">
+        {" "}
+        the payment of {formatMoney(p.amount)} on {shortDate(p.paymentDate)}
+        {p.receiptNumber ? ` (${p.receiptNumber})` : ""}
+      </span>
+    </DialogButton>
+  );
+}
+
 export function PaymentsSection({ payments, refunds, clientName, onRefunded }: { payments: ClientPaymentView[]; refunds: RefundRow[]; clientName: string; onRefunded: () => void }) {
   const id = useId();
   const [refunding, setRefunding] = useState<ClientPaymentView | null>(null);
+  const narrow = useNarrow();
   return (
     <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
       <h2 className="panel__title" id={`${id}-title`}>
@@ -39,6 +124,8 @@ export function PaymentsSection({ payments, refunds, clientName, onRefunded }: {
       <p className="admin-panel__lead">Each refund is its own line under the payment it refunds, here and in the client&apos;s payment history.</p>
       {payments.length === 0 ? (
         <p className="empty__title">No payments</p>
+      ) : narrow ? (
+        <CompactPayments payments={payments} refunds={refunds} onRefund={setRefunding} />
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Payments">
           <table className="data-table admin-table">
@@ -67,16 +154,13 @@ export function PaymentsSection({ payments, refunds, clientName, onRefunded }: {
                   <td className="num">{p.sessionsPurchased}</td>
                   <td>{methodLabel(p.paymentMethod)}</td>
                   <td>{p.referenceNumber ?? <span className="admin-muted">—</span>}</td>
-                  <td>{p.receiptNumber ? <a href={`/receipt?id=${encodeURIComponent(p.id)}`}>{p.receiptNumber}</a> : <span className="admin-muted">—</span>}</td>
+                  <td>
+                    <ReceiptLink p={p} />
+                  </td>
                   <td className="admin-table__actions">
-                    <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadClientDialogs} onOpen={() => setRefunding(p)}>
-                      Refund
-                      <span className="visually-hidden">
-                        {" "}
-                        the payment of {formatMoney(p.amount)} on {shortDate(p.paymentDate)}
-                        {p.receiptNumber ? ` (${p.receiptNumber})` : ""}
-                      </span>
-                    </DialogButton>
+                    <RowActions>
+                      <RefundButton p={p} onOpen={() => setRefunding(p)} />
+                    </RowActions>
                   </td>
                 </tr>,
                 ...refunds.filter((r) => r.paymentRecordId === p.id).map((r) => <RefundLine key={r.id} r={r} />),
@@ -97,6 +181,7 @@ export function PaymentsSection({ payments, refunds, clientName, onRefunded }: {
 export function SessionsSection({ sessions, onChanged }: { sessions: BookingView[] | null; onChanged: () => void }) {
   const id = useId();
   const [waiving, setWaiving] = useState<BookingView | null>(null);
+  const narrow = useNarrow();
   const [busy, setBusy] = useState(false);
   // After a waive the row loses its button: focus goes to the heading instead.
   const done = useRef(false);
@@ -127,6 +212,45 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
         <p className="admin-muted">Loading sessions…</p>
       ) : sessions.length === 0 ? (
         <p className="empty__title">No sessions found matching the current filters</p>
+      ) : narrow ? (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Sessions">
+          <table className="admin-table" style={COMPACT_TABLE}>
+            <thead>
+              <tr>
+                <th scope="col" style={COMPACT_HEAD}>
+                  Session
+                </th>
+                <th scope="col" style={{ ...COMPACT_HEAD, textAlign: "right" }}>
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((b) => (
+                <tr key={b.id}>
+                  <td style={COMPACT_CELL}>
+                    {longDateTime(b.sessionDate)}
+                    <span className="admin-table__sub">
+                      {b.sessionNotes ?? "Coaching Session"}
+                      {b.cancelledBy ? ` · cancelled by ${b.cancelledBy}` : ""}
+                      {b.canWaive ? " · late, credit used" : ""}
+                    </span>
+                  </td>
+                  <td style={RIGHT}>
+                    <AdminBadge status={b.status} />
+                    {b.canWaive ? (
+                      <div style={{ marginTop: "0.375rem" }}>
+                        <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => setWaiving(b)}>
+                          Waive<span className="visually-hidden"> the late cancellation of {longDateTime(b.sessionDate)}</span>
+                        </DialogButton>
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Sessions">
           <table className="data-table admin-table">

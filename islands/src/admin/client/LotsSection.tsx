@@ -5,7 +5,7 @@ import type { LotView } from "../../api/types";
 import { shortDate } from "../../lib/format";
 import { canExtend, lotSource, lotState } from "../client-page";
 import { ExtendLotDialog, preloadClientDialogs } from "./lazy";
-import { DialogButton } from "../parts";
+import { DialogButton, RowActions } from "../parts";
 
 const credits = (n: number) => `${n} ${n === 1 ? "credit" : "credits"}`;
 
@@ -74,15 +74,17 @@ export function LotsSection(props: { lots: LotView[] | null; failed: string | nu
                     <LotStatus lot={lot} />
                   </td>
                   <td className="admin-table__actions">
-                    {canExtend(lot) ? (
-                      <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => setExtending(lot)}>
-                        Extend
-                        <span className="visually-hidden">
-                          {" "}
-                          the {credits(lot.granted)} from {shortDate(lot.createdAt)}, usable through {shortDate(lot.expiresOn)}
-                        </span>
-                      </DialogButton>
-                    ) : null}
+                    <RowActions>
+                      {canExtend(lot) ? (
+                        <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => setExtending(lot)}>
+                          Extend
+                          <span className="visually-hidden">
+                            {" "}
+                            the {credits(lot.granted)} from {shortDate(lot.createdAt)}, usable through {shortDate(lot.expiresOn)}
+                          </span>
+                        </DialogButton>
+                      ) : null}
+                    </RowActions>
                   </td>
                 </tr>
               ))}

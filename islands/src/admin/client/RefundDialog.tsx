@@ -8,7 +8,7 @@ import type { ClientPaymentView, Complete, Refundable, RefundPaymentBody, Refund
 import { ApiError, api, post } from "../../lib/api";
 import { formatMoney, shortDate } from "../../lib/format";
 import { Field, Spinner } from "../../lib/ui";
-import { checkRefund, refundAction, refundDefaults } from "../client-page";
+import { checkRefund, refundAction, refundDefaults, refundSuggestion } from "../client-page";
 import { ErrorDetails, Modal } from "../dialog";
 import { useForm } from "../form";
 import { fieldErrors } from "../helpers";
@@ -44,7 +44,7 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
     setInfo(null);
     try {
       const r = await api<Refundable>(`/api/admin/payments/${encodeURIComponent(payment.id)}/refund`);
-      form.reset(refundDefaults(r));
+      form.reset(refundDefaults());
       setInfo(r);
     } catch (err) {
       setLoadError(err instanceof ApiError ? err.message : "Failed to load what can be refunded. Please try again.");
@@ -85,6 +85,11 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
     } finally {
       setBusy(false);
     }
+  }
+
+  /** Fills in the suggestion; the admin still confirms with the Refund button. */
+  function fill(values: { credits: string; amount: string }) {
+    form.reset({ ...form.values, ...values });
   }
 
   const online = info?.method === "paytabs";
@@ -186,6 +191,16 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
                   <input className="input" type="number" inputMode="decimal" min={0} step={0.01} {...form.bind("amount", `${id}-amount`)} />
                 </Field>
               </div>
+              {info.unusedCredits > 0 || info.suggestedAmount.minor > 0 ? (
+                <p className="admin-refund__suggest">
+                  <button type="button" className="btn btn--outline btn--sm" onClick={() => fill(refundSuggestion(info))}>
+                    Use suggested amount
+                  </button>{" "}
+                  <span className="admin-muted">
+                    {credits(info.unusedCredits)} and {formatMoney(info.suggestedAmount)}
+                  </span>
+                </p>
+              ) : null}
               <Field id={`${id}-reason`} label="Reason (optional)" error={form.errors.reason} hint="Kept with the refund.">
                 <textarea className="input admin-textarea" rows={2} maxLength={500} {...form.bind("reason", `${id}-reason`)} />
               </Field>
