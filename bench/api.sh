@@ -92,9 +92,13 @@ client_id=$(post "$TMP/client.jar" /api/auth/sign-up \
   '{"full_name":"Bench Client","email":"client@bench.test","password":"bench-client-password-123","phone":"+20 100 000 0000"}' \
   | jq -r '.user.id')
 post "$TMP/admin.jar" /api/auth/sign-in '{"email":"admin@bench.test","password":"bench-admin-password-123"}' >/dev/null
+# Six payments about a month apart, the last 25 days ago and the first 150 days ago: dated
+# relative to today, so all their credits (valid six months from the payment date, said here
+# rather than left to content/settings.yaml) still count whenever the benchmark runs.
 for i in 1 2 3 4 5 6; do
-  post "$TMP/admin.jar" /api/admin/payments "$(jq -nc --arg c "$client_id" --argjson i "$i" \
-    '{clientId:$c, amount:(1500*$i), sessionsPurchased:4, paymentDate:("2026-0\($i)-1\($i)"),
+  paid=$(date -u -d "-$(((7 - i) * 25)) days" +%F)
+  post "$TMP/admin.jar" /api/admin/payments "$(jq -nc --arg c "$client_id" --argjson i "$i" --arg d "$paid" \
+    '{clientId:$c, amount:(1500*$i), sessionsPurchased:4, paymentDate:$d, validityMonths:6,
       paymentMethod:"bank_transfer", referenceNumber:"BT-\($i)", notes:"bench"}')" >/dev/null
 done
 for day in 1 2 3 4 5 6 7 8; do

@@ -32,3 +32,16 @@ export function cairo(hours) {
   );
   return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
+
+/** `day` (YYYY-MM-DD) plus `months` calendar months, as the API counts a lot's validity: the
+ *  same day, or the month's last day when it has no such day (Nov 30 + 3 → Feb 28). */
+export function plusMonths(day, months) {
+  const [y, m, d] = day.split("-").map(Number);
+  const last = new Date(Date.UTC(y, m + months, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
+}
+
+/** "2027-02-23" → "Feb 23, 2027", as the portal writes days. */
+export function shownDay(day) {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "2-digit", year: "numeric", timeZone: "UTC" });
+}

@@ -5,7 +5,7 @@ use chrono::{Duration, Utc};
 use serde_json::{Value, json};
 
 use crate::bookings::{balance, client_with_credits, deliver, from_book_session, payload};
-use crate::support::{TestApp, error_of, new_client, spawn_app};
+use crate::support::{TestApp, cairo_day, cairo_to_utc, error_of, new_client, spawn_app};
 
 async fn admin(app: &TestApp) -> reqwest::Client {
     crate::support::admin_client(app, "boss@coach.example.com").await
@@ -46,10 +46,7 @@ async fn stats_count_clients_credits_sessions_and_this_months_revenue() {
     api::scheduling::jobs::complete_past_sessions(&app.state)
         .await
         .unwrap();
-    let today = Utc::now()
-        .with_timezone(&chrono_tz::Africa::Cairo)
-        .format("%Y-%m-%d")
-        .to_string();
+    let today = cairo_day(0);
     let r = post(
         &app,
         &boss,
@@ -174,7 +171,7 @@ async fn creating_a_user_follows_the_spec_rules_and_emails_a_password_link() {
     }
     let r = post(&app, &boss, "/api/admin/users", json!({
         "fullName": "Hala Samir", "email": "hala@example.com", "phone": "+20 111", "password": "nile-sunrise-42",
-        "initialCredits": 5, "paymentAmount": 20250, "paymentMethod": "bank_transfer", "paymentDate": "2026-11-02", "paymentNotes": "Invoice 12"
+        "initialCredits": 5, "paymentAmount": 20250, "paymentMethod": "bank_transfer", "paymentDate": cairo_day(-3), "paymentNotes": "Invoice 12"
     })).await;
     assert_eq!(r.status(), 201);
     let created: Value = r.json().await.unwrap();
@@ -231,6 +228,8 @@ async fn a_phone_booking_needs_a_credit_and_debits_it() {
     let boss = admin(&app).await;
     let (_, broke) = client_with_credits(&app, "omar@example.com", 0).await;
     let (_, mona) = client_with_credits(&app, "mona@example.com", 1).await;
+    // An upcoming session, the next day with none and the day after, on the coach's calendar.
+    let (day, next_day, day_after) = (cairo_day(30), cairo_day(31), cairo_day(32));
     for (body, message) in [
         (
             json!({"sessionDate": "2026-12-03", "sessionTime": "15:00"}),
@@ -257,7 +256,7 @@ async fn a_phone_booking_needs_a_credit_and_debits_it() {
             &app,
             &boss,
             "/api/admin/bookings",
-            json!({"clientId": broke, "sessionDate": "2027-03-03", "sessionTime": "15:00"}),
+            json!({"clientId": broke, "sessionDate": day, "sessionTime": "15:00"}),
         )
         .await,
     )
@@ -267,12 +266,13 @@ async fn a_phone_booking_needs_a_credit_and_debits_it() {
         (409, Some("Insufficient Credits"))
     );
 
-    let r = post(&app, &boss, "/api/admin/bookings", json!({"clientId": mona, "sessionDate": "2027-03-03", "sessionTime": "15:00", "googleMeetLink": "https://meet.google.com/xyz", "sessionNotes": "Phone booking"})).await;
+    let r = post(&app, &boss, "/api/admin/bookings", json!({"clientId": mona, "sessionDate": day, "sessionTime": "15:00", "googleMeetLink": "https://meet.google.com/xyz", "sessionNotes": "Phone booking"})).await;
     assert_eq!(r.status(), 201);
     let booking: Value = r.json().await.unwrap();
     assert_eq!(booking["status"], "confirmed");
     assert_eq!(
-        booking["sessionDate"], "2027-03-03T13:00:00.000000Z",
+        booking["sessionDate"],
+        cairo_to_utc(&day, "15:00").as_str(),
         "15:00 in Cairo, saved with seconds, in UTC"
     );
     assert_eq!(booking["source"], "phone");
@@ -282,7 +282,7 @@ async fn a_phone_booking_needs_a_credit_and_debits_it() {
             &app,
             &boss,
             "/api/admin/bookings",
-            json!({"clientId": mona, "sessionDate": "2027-03-04", "sessionTime": "15:00"}),
+            json!({"clientId": mona, "sessionDate": next_day, "sessionTime": "15:00"}),
         )
         .await,
     )
@@ -321,9 +321,7 @@ async fn a_phone_booking_needs_a_credit_and_debits_it() {
     assert_eq!(balance(&app, &mona).await, (1, 0, 1), "no second refund");
 
     let sessions: Vec<Value> = boss
-        .get(app.url(&format!(
-            "/api/admin/sessions?client_id={mona}&date=2027-03-03"
-        )))
+        .get(app.url(&format!("/api/admin/sessions?client_id={mona}&date={day}")))
         .send()
         .await
         .unwrap()
@@ -332,7 +330,7 @@ async fn a_phone_booking_needs_a_credit_and_debits_it() {
         .unwrap();
     assert_eq!(sessions.len(), 1);
     let other_day: Vec<Value> = boss
-        .get(app.url("/api/admin/sessions?date=2027-03-05"))
+        .get(app.url(&format!("/api/admin/sessions?date={day_after}")))
         .send()
         .await
         .unwrap()
@@ -361,7 +359,7 @@ async fn an_admin_marks_a_no_show_and_the_credit_stays_used() {
         &app,
         &boss,
         "/api/admin/bookings",
-        json!({"clientId": mona, "sessionDate": "2027-01-05", "sessionTime": "10:30"}),
+        json!({"clientId": mona, "sessionDate": cairo_day(30), "sessionTime": "10:30"}),
     )
     .await;
     let id = r.json::<Value>().await.unwrap()["id"]
@@ -397,7 +395,7 @@ async fn the_authorization_matrix_holds_for_every_route() {
         &app,
         &boss,
         "/api/admin/bookings",
-        json!({"clientId": mona_id, "sessionDate": "2027-01-05", "sessionTime": "10:30"}),
+        json!({"clientId": mona_id, "sessionDate": cairo_day(30), "sessionTime": "10:30"}),
     )
     .await;
     let booking = r.json::<Value>().await.unwrap()["id"]
@@ -429,12 +427,12 @@ async fn the_authorization_matrix_holds_for_every_route() {
         (
             "POST",
             "/api/admin/bookings".into(),
-            json!({"clientId": mona_id, "sessionDate": "2027-01-06", "sessionTime": "10:30"}),
+            json!({"clientId": mona_id, "sessionDate": cairo_day(31), "sessionTime": "10:30"}),
         ),
         (
             "POST",
             "/api/admin/payments".into(),
-            json!({"clientId": mona_id, "amount": 1, "sessionsPurchased": 1, "paymentDate": "2026-11-01"}),
+            json!({"clientId": mona_id, "amount": 1, "sessionsPurchased": 1, "paymentDate": cairo_day(0)}),
         ),
         (
             "POST",

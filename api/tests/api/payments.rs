@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use crate::support::{
-    Options, PAYTABS_KEY, TestApp, error_of, new_client, spawn_app, spawn_app_with,
+    Options, PAYTABS_KEY, TestApp, cairo_day, error_of, new_client, spawn_app, spawn_app_with,
 };
 
 const FIVE: (&str, u32, f64) = ("individual", 5, 20250.0); // content/packages.yaml: individual-5
@@ -613,7 +613,8 @@ async fn an_admin_records_an_offline_payment_that_adds_credits() {
             .fetch_one(&app.state.db.pool)
             .await
             .unwrap();
-    let body = json!({"clientId": mona_id, "amount": 9000.50, "sessionsPurchased": 2, "paymentDate": "2026-11-20", "paymentMethod": "bank_transfer", "referenceNumber": "CIB-7781"});
+    // Paid a few days ago on the coach's calendar: its credits are valid now.
+    let body = json!({"clientId": mona_id, "amount": 9000.50, "sessionsPurchased": 2, "paymentDate": cairo_day(-4), "paymentMethod": "bank_transfer", "referenceNumber": "CIB-7781"});
 
     let (status, error) = error_of(
         app.post_as(&mona, "/api/admin/payments", body.clone())

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::support::{
-    TestApp, admin_client, error_of, ledger_verify_command, new_client, spawn_app,
+    TestApp, admin_client, cairo_day, error_of, ledger_verify_command, new_client, spawn_app,
 };
 
 async fn signed_in_client(app: &TestApp, email: &str) -> (reqwest::Client, String) {
@@ -164,7 +164,7 @@ async fn admin_amounts_and_credits_are_bounded_and_the_stats_keep_working() {
     }
     // The largest amounts that are allowed, as a number and as text, add up without overflow.
     for amount in [json!(10_000_000), json!("10000000.00")] {
-        let body = json!({"clientId": mona_id, "amount": amount, "sessionsPurchased": 1000, "paymentDate": "2026-11-20"});
+        let body = json!({"clientId": mona_id, "amount": amount, "sessionsPurchased": 1000, "paymentDate": cairo_day(0)});
         assert_eq!(
             app.post_as(&boss, "/api/admin/payments", body)
                 .await
@@ -315,7 +315,7 @@ async fn ledger_verify_names_an_account_whose_totals_differ_from_its_ledger() {
     let app = spawn_app().await;
     let (_, mona_id) = signed_in_client(&app, "mona@example.com").await;
     let boss = admin_client(&app, "boss@coach.example.com").await;
-    let body = json!({"clientId": mona_id, "amount": 900, "sessionsPurchased": 3, "paymentDate": "2026-11-20"});
+    let body = json!({"clientId": mona_id, "amount": 900, "sessionsPurchased": 3, "paymentDate": cairo_day(0)});
     assert_eq!(
         app.post_as(&boss, "/api/admin/payments", body)
             .await

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use api::configuration::{Config, Environment, Secret, SmtpConfig, SmtpTls};
+use api::configuration::{Config, Environment, SmtpConfig, SmtpTls};
+use api::secret::Secret;
 use api::startup::Application;
 use devkit::DevKit;
 use devkit::calendly::CalendlyStandIn;
@@ -520,4 +521,53 @@ pub fn ledger_verify_command(app: &TestApp) -> (bool, String) {
 /// Credits granted now lasting six months (tests that only need some credits).
 pub fn six_months() -> api::domain::validity::Validity {
     api::domain::validity::Validity::months_from(chrono::Utc::now(), 6, chrono_tz::Africa::Cairo)
+}
+
+/// The coach's calendar day (Cairo) `days` from today, `YYYY-MM-DD` as the admin's forms send
+/// payment and session dates. Tests date payments and sessions relative to now, never on a fixed
+/// day, so that credits stay valid and sessions stay upcoming as the calendar moves.
+pub fn cairo_day(days: i64) -> String {
+    let today = chrono::Utc::now()
+        .with_timezone(&chrono_tz::Africa::Cairo)
+        .date_naive();
+    (today + chrono::Duration::days(days))
+        .format("%Y-%m-%d")
+        .to_string()
+}
+
+/// `day` (`YYYY-MM-DD`) at `time` (`HH:MM`) on the coach's clock (Cairo: UTC+2 in winter, UTC+3
+/// in summer), in UTC as the API stores and answers it: `2027-03-03T13:00:00.000000Z`.
+pub fn cairo_to_utc(day: &str, time: &str) -> String {
+    use chrono::TimeZone;
+    let local = chrono::NaiveDateTime::parse_from_str(&format!("{day} {time}"), "%Y-%m-%d %H:%M")
+        .expect("a day and an HH:MM time");
+    let at = chrono_tz::Africa::Cairo
+        .from_local_datetime(&local)
+        .earliest()
+        .expect("a time that exists in Cairo");
+    api::domain::ts(at.with_timezone(&chrono::Utc))
+}
+
+/// An offline payment the admin records for `client_id`: `amount` (major units, as the form
+/// sends it) for `sessions` credits, dated today on the coach's calendar; the payment's id.
+pub async fn pay_offline_today(
+    app: &TestApp,
+    boss: &reqwest::Client,
+    client_id: &str,
+    amount: &str,
+    sessions: i64,
+) -> String {
+    let r = app
+        .post_as(
+            boss,
+            "/api/admin/payments",
+            serde_json::json!({
+                "clientId": client_id, "amount": amount, "sessionsPurchased": sessions,
+                "paymentDate": cairo_day(0), "paymentMethod": "cash"
+            }),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    let body: Value = r.json().await.unwrap();
+    body["id"].as_str().unwrap().to_string()
 }
