@@ -1,29 +1,36 @@
-//! Typed configuration from the environment. Secrets are wrapped in [`Secret`], whose `Debug`
-//! prints nothing, so logging the configuration never leaks them.
+//! Typed configuration from the environment. Secrets are wrapped in [`Secret`] (its own
+//! module, which the provider clients share), whose `Debug` prints nothing, so logging the
+//! configuration never leaks them.
 
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 
-/// A value that must never reach a log line.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
+use crate::secret::Secret;
 
-impl Secret {
-    pub fn new(s: impl Into<String>) -> Secret {
-        Secret(s.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
+/// PayTabs (docs/integrations.md §1): the profile and the server key that authenticates our calls
+/// and signs PayTabs' callbacks.
+#[derive(Debug, Clone)]
+pub struct PayTabsConfig {
+    pub base_url: String,
+    pub profile_id: i64,
+    pub server_key: Secret,
 }
 
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(****)")
-    }
+/// Calendly (docs/integrations.md §2).
+#[derive(Debug, Clone)]
+pub struct CalendlyConfig {
+    /// Webhook signing keys, newest first; any of them verifies (rotation).
+    pub signing_keys: Vec<Secret>,
+    /// Seconds a signature's timestamp may differ from now.
+    pub tolerance_seconds: i64,
+    /// `https://api.calendly.com` (or the stand-in's API).
+    pub api_base: String,
+    /// Personal access token for the API calls (refresh a meeting link, cancel an event).
+    pub token: Option<Secret>,
+    /// The page clients book on (`https://calendly.com/<host>/<event>`).
+    pub scheduling_url: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,14 +91,14 @@ pub struct Config {
     /// Turn off the per-IP and per-account limits (load tests only).
     pub rate_limits: bool,
     /// PayTabs credentials; without them online purchases answer 'Failed to initiate payment'.
-    pub paytabs: Option<crate::payments::paytabs::PayTabsConfig>,
+    pub paytabs: Option<PayTabsConfig>,
     /// Calendly webhooks and API; without signing keys the webhook refuses every delivery.
-    pub calendly: crate::scheduling::calendly::CalendlyConfig,
+    pub calendly: CalendlyConfig,
     /// Signs the client reference in booking links (`APP_SECRET`; required in production).
     pub app_secret: Secret,
 }
 
-/// Where configuration values come from: the process environment, or (for `site serve`) the
+/// Where configuration values come from: the process environment, or (for `devserver`) the
 /// environment with local defaults behind it. Empty values count as unset.
 struct Vars<'a>(&'a dyn Fn(&str) -> Option<String>);
 
@@ -169,7 +176,7 @@ impl Config {
             }
         }
         let paytabs = match (v.var("PAYTABS_PROFILE_ID"), v.var("PAYTABS_SERVER_KEY")) {
-            (Some(profile), Some(key)) => Some(crate::payments::paytabs::PayTabsConfig {
+            (Some(profile), Some(key)) => Some(PayTabsConfig {
                 base_url: v
                     .var("PAYTABS_BASE_URL")
                     .unwrap_or_else(|| "https://secure-egypt.paytabs.com".into()),
@@ -181,7 +188,7 @@ impl Config {
             (None, None) => None,
             _ => bail!("set both PAYTABS_PROFILE_ID and PAYTABS_SERVER_KEY, or neither"),
         };
-        let calendly = crate::scheduling::calendly::CalendlyConfig {
+        let calendly = CalendlyConfig {
             signing_keys: v
                 .var("CALENDLY_SIGNING_KEYS")
                 .map(|v| {

@@ -57,6 +57,12 @@ fn rate_limited_message(retry_after: u64, reset_hint: bool) -> String {
     }
 }
 
+impl From<crate::domain::FieldError> for AppError {
+    fn from(e: crate::domain::FieldError) -> AppError {
+        AppError::field(&e.field, &e.message)
+    }
+}
+
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
         AppError::Internal(e.into())

@@ -3,15 +3,12 @@
 
 use std::net::{IpAddr, SocketAddr};
 
+use crate::error::AppError;
+pub use crate::sessions::AuthUser;
+use crate::state::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header;
 use axum::http::request::Parts;
-use chrono::Utc;
-
-use crate::domain::accounts::Role;
-use crate::domain::{hash_token, parse_ts, ts};
-use crate::error::AppError;
-use crate::state::AppState;
 
 mod input;
 pub use input::{AppJson, AppPath, AppQuery, MAX_TEXT_CHARS, refused_text, text_problem};
@@ -56,27 +53,6 @@ impl FromRequestParts<AppState> for ClientIp {
     }
 }
 
-/// The signed-in user, from the session cookie. 401 without a valid session.
-#[derive(Debug, Clone)]
-pub struct AuthUser {
-    pub user_id: String,
-    pub email: String,
-    pub full_name: String,
-    pub phone: Option<String>,
-    pub role: Role,
-    pub session_id: String,
-    pub email_confirmed: bool,
-    /// The writer's use count when this user was read (`Db::write_generation`): a read made
-    /// for this request may be cached only if nothing was written since (`read_cache`).
-    pub read_at: Option<u64>,
-}
-
-impl AuthUser {
-    pub fn is_admin(&self) -> bool {
-        self.role == Role::Admin
-    }
-}
-
 pub fn session_token(parts: &Parts) -> Option<String> {
     parts
         .headers
@@ -90,93 +66,6 @@ pub fn session_token(parts: &Parts) -> Option<String> {
         .filter(|v| !v.is_empty())
 }
 
-/// A session and its user as stored: what `read_cache` keeps for the session lookup.
-#[derive(sqlx::FromRow, Clone)]
-pub struct SessionRow {
-    user_id: String,
-    email: String,
-    full_name: String,
-    phone: Option<String>,
-    #[sqlx(try_from = "String")]
-    role: Role,
-    email_confirmed_at: Option<String>,
-    idle_expires_at: String,
-    expires_at: String,
-    last_seen_at: String,
-}
-
-/// Looks the session up, enforces idle and absolute expiry, and slides the idle expiry.
-pub async fn load_session(state: &AppState, token: &str) -> Result<Option<AuthUser>, AppError> {
-    let id = hash_token(token);
-    let generation = state.db.write_generation();
-    if let Some(row) = generation.and_then(|g| state.sessions.get(&id, g)) {
-        return check_session(state, id, row, generation).await;
-    }
-    let row: Option<SessionRow> = sqlx::query_as(
-        "SELECT s.user_id, u.email, p.full_name, p.phone, p.role, u.email_confirmed_at,
-                s.idle_expires_at, s.expires_at, s.last_seen_at
-           FROM sessions s
-           JOIN users u ON u.id = s.user_id
-           JOIN profiles p ON p.user_id = s.user_id
-          WHERE s.id = $1 AND u.deactivated_at IS NULL",
-    )
-    .bind(&id)
-    .fetch_optional(state.db.reader())
-    .await?;
-    let Some(row) = row else {
-        return Ok(None);
-    };
-    if let Some(g) = generation {
-        state.sessions.put(id.clone(), g, row.clone());
-    }
-    check_session(state, id, row, generation).await
-}
-
-/// Enforces idle and absolute expiry on a stored session, and slides the idle expiry.
-async fn check_session(
-    state: &AppState,
-    id: String,
-    row: SessionRow,
-    generation: Option<u64>,
-) -> Result<Option<AuthUser>, AppError> {
-    let (expires, idle_expires) = (&row.expires_at, &row.idle_expires_at);
-    let now = Utc::now();
-    let now_ts = ts(now);
-    if now_ts >= *idle_expires || now_ts >= *expires {
-        sqlx::query("DELETE FROM sessions WHERE id = $1")
-            .bind(&id)
-            .execute(&state.db.pool)
-            .await?;
-        return Ok(None);
-    }
-    // Slide the idle expiry at most once a minute, not on every request.
-    if parse_ts(&row.last_seen_at).is_none_or(|t| (now - t).num_seconds() >= 60) {
-        let idle =
-            ts(now + chrono::Duration::from_std(state.config.session_idle).unwrap_or_default());
-        let idle = if idle > *expires {
-            expires.clone()
-        } else {
-            idle
-        };
-        sqlx::query("UPDATE sessions SET last_seen_at = $1, idle_expires_at = $2 WHERE id = $3")
-            .bind(&now_ts)
-            .bind(&idle)
-            .bind(&id)
-            .execute(&state.db.pool)
-            .await?;
-    }
-    Ok(Some(AuthUser {
-        user_id: row.user_id,
-        email: row.email,
-        full_name: row.full_name,
-        phone: row.phone,
-        role: row.role,
-        session_id: id,
-        email_confirmed: row.email_confirmed_at.is_some(),
-        read_at: generation,
-    }))
-}
-
 impl FromRequestParts<AppState> for AuthUser {
     type Rejection = AppError;
 
@@ -185,9 +74,14 @@ impl FromRequestParts<AppState> for AuthUser {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         let token = session_token(parts).ok_or_else(AppError::unauthenticated)?;
-        load_session(state, &token)
-            .await?
-            .ok_or_else(AppError::unauthenticated)
+        crate::sessions::load(
+            &state.db,
+            &state.sessions,
+            state.config.session_idle,
+            &token,
+        )
+        .await?
+        .ok_or_else(AppError::unauthenticated)
     }
 }
 
@@ -202,7 +96,15 @@ impl FromRequestParts<AppState> for MaybeAuthUser {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         match session_token(parts) {
-            Some(token) => Ok(MaybeAuthUser(load_session(state, &token).await?)),
+            Some(token) => Ok(MaybeAuthUser(
+                crate::sessions::load(
+                    &state.db,
+                    &state.sessions,
+                    state.config.session_idle,
+                    &token,
+                )
+                .await?,
+            )),
             None => Ok(MaybeAuthUser(None)),
         }
     }

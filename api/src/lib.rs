@@ -5,7 +5,7 @@
 //! one error shape of `error`; `email` queues mail in an outbox drained by a worker.
 //!
 //! Production code only: the local PayTabs and Calendly, the dev mailbox, the demo accounts and
-//! the local defaults of `site serve` live in the `devkit` crate, which plugs in through
+//! the local defaults of `devserver` live in the `devkit` crate, which plugs in through
 //! `startup::Extensions` and which this crate never depends on.
 
 pub mod catalogue;
@@ -18,10 +18,13 @@ pub mod extract;
 pub mod lots;
 pub mod openapi;
 pub mod payments;
+pub mod providers;
 pub mod rate_limit;
 pub mod read_cache;
 pub mod routes;
 pub mod scheduling;
+pub mod secret;
+pub mod sessions;
 pub mod site;
 pub mod startup;
 pub mod state;

@@ -6,11 +6,8 @@ use utoipa::OpenApi;
 use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 
-use crate::routes::admin::paths as admin;
-use crate::routes::{
-    auth, bookings, cancellations, contact, dashboard, health, newsletter, payments, receipts,
-    webhooks,
-};
+use utoipa_axum::router::OpenApiRouter;
+
 use crate::state::AppState;
 
 #[derive(OpenApi)]
@@ -18,58 +15,6 @@ use crate::state::AppState;
     info(
         title = "Coaching portal API",
         description = "Accounts, contact, newsletter, purchases, credits, bookings, admin; every error is `{ error: { code, message, fields? } }`."
-    ),
-    paths(
-        health::health,
-        auth::sign_up,
-        auth::sign_in,
-        auth::sign_out,
-        auth::session,
-        auth::confirm_email,
-        auth::resend_confirmation,
-        auth::request_password_reset,
-        auth::confirm_password_reset,
-        auth::change_password,
-        contact::send_contact,
-        newsletter::subscribe,
-        newsletter::confirm,
-        newsletter::unsubscribe_page,
-        newsletter::unsubscribe,
-        payments::create,
-        payments::callback,
-        payments::browser_return,
-        payments::by_cart,
-        payments::latest,
-        admin::add_payment,
-        webhooks::calendly_webhook,
-        dashboard::dashboard,
-        dashboard::set_payment_history,
-        dashboard::book_session,
-        admin::stats,
-        admin::clients,
-        admin::create_user,
-        admin::phone_booking,
-        admin::recent_bookings,
-        admin::needs_attention,
-        admin::assign_booking,
-        admin::sessions,
-        admin::cancel_booking,
-        admin::mark_no_show,
-        admin::client_lots,
-        admin::extend_lot,
-        admin::refundable,
-        admin::refund_payment,
-        bookings::claim_booking,
-        bookings::disown_booking,
-        cancellations::cancel_own_booking,
-        admin::waive_late_cancellation,
-        receipts::receipt,
-        admin::client_detail,
-        admin::edit_profile,
-        admin::adjust_credits,
-        admin::deactivate,
-        admin::reactivate,
-        admin::payments_csv,
     ),
     components(schemas(
         crate::error::ErrorBody,
@@ -79,11 +24,14 @@ use crate::state::AppState;
 )]
 pub struct ApiDoc;
 
-/// The document as served: the handlers' annotations, completed with the error answers that
-/// the boundary (`extract::input`) and the rate limiter give on every route of a kind, so no
-/// route can forget to document them.
+/// The document as served: the routes as `routes::router` registers them (each handler's
+/// annotation is both its route and its entry here, so no route is missing), completed with the
+/// error answers that the boundary (`extract::input`) and the rate limiter give on every route
+/// of a kind, so no route can forget to document them.
 pub fn document() -> utoipa::openapi::OpenApi {
-    let mut doc = ApiDoc::openapi();
+    let (_, mut doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(crate::routes::router())
+        .split_for_parts();
     for item in doc.paths.paths.values_mut() {
         if let Some(get) = &mut item.get {
             complete(get, false);
@@ -177,7 +125,11 @@ fn error_response(description: &str) -> RefOr<Response> {
 }
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/openapi.json", get(|| async { Json(document()) }))
+    static DOCUMENT: std::sync::OnceLock<utoipa::openapi::OpenApi> = std::sync::OnceLock::new();
+    Router::new().route(
+        "/api/openapi.json",
+        get(|| async { Json(DOCUMENT.get_or_init(document).clone()) }),
+    )
 }
 
 #[cfg(test)]

@@ -16,6 +16,14 @@ use std::hash::Hash;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// A response body as served, valid until an instant (`valid_until`, a stored timestamp) if it
+/// names one: the client's dashboard is valid until its first upcoming session starts.
+#[derive(Clone)]
+pub struct CachedBody {
+    pub body: axum::body::Bytes,
+    pub valid_until: Option<String>,
+}
+
 /// The longest an entry is used, whatever the write count says.
 const MAX_AGE: Duration = Duration::from_secs(1);
 

@@ -3,7 +3,7 @@
 //!
 //! [`Extensions`] is how code outside this crate adds to an application without the API
 //! knowing what it is: routers served beside the API's own, and a mail transport to use instead
-//! of SMTP. `site serve` and the tests mount the local PayTabs and Calendly and the mailbox
+//! of SMTP. `devserver` and the tests mount the local PayTabs and Calendly and the mailbox
 //! through it (the `devkit` crate); the `api` binary adds nothing.
 
 use std::net::SocketAddr;
@@ -98,12 +98,12 @@ impl Application {
         let paytabs = config
             .paytabs
             .clone()
-            .map(crate::payments::paytabs::PayTabs::new);
+            .map(crate::providers::paytabs::PayTabs::new);
         let calendly = config
             .calendly
             .token
             .is_some()
-            .then(|| crate::scheduling::calendly::Client::new(config.calendly.clone()));
+            .then(|| crate::providers::calendly::Client::new(config.calendly.clone()));
         let state = AppState {
             db: db.clone(),
             limiter: Arc::new(RateLimiter::for_database(&db, config.rate_limits)),
@@ -158,7 +158,7 @@ impl Application {
     }
 
     /// The routes this application serves (its own and the extensions'), sharing its state:
-    /// `site serve` mounts them in the site's server so `/api/*` needs no proxy hop.
+    /// `devserver` mounts them in the site's server so `/api/*` needs no proxy hop.
     pub fn router(&self) -> Router {
         self.router.clone()
     }
@@ -198,18 +198,9 @@ async fn shutdown_signal() {
 
 /// The API's own routes and middleware.
 pub fn router(state: AppState) -> Router {
+    let (api, _) = routes::router().split_for_parts();
     Router::new()
-        .merge(routes::health::router())
-        .merge(routes::auth::router())
-        .merge(routes::contact::router())
-        .merge(routes::newsletter::router())
-        .merge(routes::payments::router())
-        .merge(routes::webhooks::router())
-        .merge(routes::dashboard::router())
-        .merge(routes::bookings::router())
-        .merge(routes::cancellations::router())
-        .merge(routes::receipts::router())
-        .merge(routes::admin::router())
+        .merge(api)
         .merge(crate::openapi::router())
         .fallback(|| async { AppError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })

@@ -8,10 +8,9 @@ use tokio::sync::Notify;
 
 use crate::configuration::Config;
 use crate::db::Db;
-use crate::extract::SessionRow;
 use crate::rate_limit::RateLimiter;
-use crate::read_cache::ReadCache;
-use crate::routes::dashboard::CachedDashboard;
+use crate::read_cache::{CachedBody, ReadCache};
+use crate::sessions::SessionRow;
 use crate::site::SiteInfo;
 
 #[derive(Clone)]
@@ -23,12 +22,12 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// Wakes the email worker after a commit that queued mail.
     pub mail_wake: Arc<Notify>,
-    pub paytabs: Option<crate::payments::paytabs::PayTabs>,
+    pub paytabs: Option<crate::providers::paytabs::PayTabs>,
     /// Calendly's API (cancel an event, refresh a meeting link), when CALENDLY_TOKEN is set.
-    pub calendly: Option<crate::scheduling::calendly::Client>,
+    pub calendly: Option<crate::providers::calendly::Client>,
     /// Exact caches of the session lookup and the client's dashboard (SQLite; `read_cache`).
     pub sessions: Arc<ReadCache<String, SessionRow>>,
-    pub dashboards: Arc<ReadCache<(String, &'static str), CachedDashboard>>,
+    pub dashboards: Arc<ReadCache<(String, &'static str), CachedBody>>,
 }
 
 impl AppState {

@@ -1,4 +1,4 @@
-//! The credit ledger (ARCHITECTURE decision 4). Every change of a client's credits is one
+//! The credit ledger (docs/ARCHITECTURE.md, decision 4). Every change of a client's credits is one
 //! `credit_ledger` row with a unique external reference, and the account's totals change with
 //! it in the same transaction. There is one public function per kind of change; each goes
 //! through [`apply`], which locks the account, refuses a replayed reference, refuses a change

@@ -18,6 +18,25 @@ pub use password::{Password, hash_password, verify_password};
 pub use status::{BookingSource, BookingStatus, PaymentStatus};
 pub use text::{Notes, PersonName, Phone, RecordId, SearchTerm};
 
+/// A value a domain rule refuses: the field and the message a person reads (the spec's text
+/// where it has one). The domain knows nothing of HTTP; `error.rs` maps this to the 422
+/// answer in one place.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: &str, message: &str) -> FieldError {
+        FieldError {
+            field: field.to_string(),
+            message: message.to_string(),
+        }
+    }
+}
+
 use base64::Engine;
 use chrono::{DateTime, Utc};
 use rand::RngCore;

@@ -1,4 +1,4 @@
-//! Money at the API's boundary (ARCHITECTURE decision 3): one type, integer minor units
+//! Money at the API's boundary (docs/ARCHITECTURE.md, decision 3): one type, integer minor units
 //! (`content_model::Money`, piastres for EGP), read from a request once and exactly, and shown
 //! in answers as `{ "minor": 450000, "currency": "EGP" }`. No float carries an amount anywhere:
 //! a JSON number is read through its shortest decimal text, so `4500.5` is 450,050 piastres and

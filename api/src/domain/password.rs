@@ -10,7 +10,7 @@ use argon2::password_hash::{
 };
 use argon2::{Algorithm, Argon2, Params, Version};
 
-use crate::error::AppError;
+use super::FieldError;
 
 pub const MIN_LEN: usize = 6;
 
@@ -30,21 +30,21 @@ impl std::fmt::Debug for Password {
 }
 
 impl Password {
-    pub fn parse(raw: &str, field: &str) -> Result<Password, AppError> {
+    pub fn parse(raw: &str, field: &str) -> Result<Password, FieldError> {
         if raw.chars().count() < MIN_LEN {
-            return Err(AppError::field(
+            return Err(FieldError::new(
                 field,
                 "Password must be at least 6 characters",
             ));
         }
         if raw.len() > 1024 {
-            return Err(AppError::field(
+            return Err(FieldError::new(
                 field,
                 "Password must be at most 1024 characters",
             ));
         }
         if common().contains(raw.to_lowercase().as_str()) {
-            return Err(AppError::field(
+            return Err(FieldError::new(
                 field,
                 "This password is too common. Please choose one that is harder to guess.",
             ));

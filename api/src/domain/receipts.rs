@@ -6,6 +6,11 @@ use sqlx::AnyConnection;
 
 use super::now;
 
+/// The receipt page of a payment, on the site at `public_base_url`.
+pub fn page_url(public_base_url: &str, payment_id: &str) -> String {
+    format!("{public_base_url}/receipt?id={payment_id}")
+}
+
 /// The receipt number of a payment record, issuing the next one if it has none yet.
 pub async fn issue(conn: &mut AnyConnection, payment_record_id: &str) -> Result<i64, sqlx::Error> {
     let existing: Option<i64> =

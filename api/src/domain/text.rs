@@ -2,8 +2,21 @@
 //! knows the field's name (control characters never get this far: `extract::input` refuses
 //! them for every field). The errors are the spec's messages where it has one.
 
-use crate::error::AppError;
-use crate::extract::text_problem;
+use super::FieldError;
+
+/// Why `text` cannot be stored or queried, if it cannot: a control character (tab, line feed
+/// and carriage return are allowed in multi-line fields; `multiline` says whether they are
+/// here) or more than `max_chars` characters.
+pub fn text_problem(text: &str, max_chars: usize, multiline: bool) -> Option<String> {
+    let allowed = |c: char| multiline && matches!(c, '\t' | '\n' | '\r');
+    if text.chars().any(|c| c.is_control() && !allowed(c)) {
+        return Some("Must not contain control characters".into());
+    }
+    if text.chars().count() > max_chars {
+        return Some(format!("Must be at most {max_chars} characters"));
+    }
+    None
+}
 
 /// Trims; empty is `None`.
 fn trimmed(raw: Option<&str>) -> Option<&str> {
@@ -15,9 +28,9 @@ fn checked<'a>(
     raw: &'a str,
     max: usize,
     multiline: bool,
-) -> Result<&'a str, AppError> {
+) -> Result<&'a str, FieldError> {
     match text_problem(raw, max, multiline) {
-        Some(problem) => Err(AppError::field(field, &problem)),
+        Some(problem) => Err(FieldError::new(field, &problem)),
         None => Ok(raw),
     }
 }
@@ -29,16 +42,16 @@ pub struct PersonName(String);
 impl PersonName {
     pub const MAX: usize = 100;
 
-    pub fn parse(field: &str, raw: Option<&str>) -> Result<PersonName, AppError> {
+    pub fn parse(field: &str, raw: Option<&str>) -> Result<PersonName, FieldError> {
         let name = trimmed(raw).unwrap_or("");
         if name.chars().count() < 2 {
-            return Err(AppError::field(
+            return Err(FieldError::new(
                 field,
                 "Full name must be at least 2 characters",
             ));
         }
         if name.chars().count() > Self::MAX {
-            return Err(AppError::field(
+            return Err(FieldError::new(
                 field,
                 "Full name must be at most 100 characters",
             ));
@@ -61,7 +74,7 @@ impl Phone {
     pub const MAX: usize = 30;
 
     /// An optional phone; empty is `None`.
-    pub fn parse_optional(field: &str, raw: Option<&str>) -> Result<Option<Phone>, AppError> {
+    pub fn parse_optional(field: &str, raw: Option<&str>) -> Result<Option<Phone>, FieldError> {
         let Some(phone) = trimmed(raw) else {
             return Ok(None);
         };
@@ -71,7 +84,7 @@ impl Phone {
                 .chars()
                 .all(|c| c.is_ascii_digit() || " +-().".contains(c));
         if !shape_ok {
-            return Err(AppError::field(
+            return Err(FieldError::new(
                 field,
                 "Phone number must be at most 30 digits, spaces or + - ( )",
             ));
@@ -94,7 +107,7 @@ impl Notes {
         field: &str,
         raw: Option<&str>,
         max: usize,
-    ) -> Result<Option<Notes>, AppError> {
+    ) -> Result<Option<Notes>, FieldError> {
         match trimmed(raw) {
             None => Ok(None),
             Some(text) => Ok(Some(Notes(checked(field, text, max, true)?.to_string()))),
@@ -107,7 +120,11 @@ impl Notes {
 }
 
 /// A short single-line label (a reference number, a source): at most `max` characters.
-pub fn short_text(field: &str, raw: Option<&str>, max: usize) -> Result<Option<String>, AppError> {
+pub fn short_text(
+    field: &str,
+    raw: Option<&str>,
+    max: usize,
+) -> Result<Option<String>, FieldError> {
     match trimmed(raw) {
         None => Ok(None),
         Some(text) => Ok(Some(checked(field, text, max, false)?.to_string())),
@@ -120,7 +137,10 @@ pub fn short_text(field: &str, raw: Option<&str>, max: usize) -> Result<Option<S
 pub struct SearchTerm(String);
 
 impl SearchTerm {
-    pub fn parse_optional(field: &str, raw: Option<&str>) -> Result<Option<SearchTerm>, AppError> {
+    pub fn parse_optional(
+        field: &str,
+        raw: Option<&str>,
+    ) -> Result<Option<SearchTerm>, FieldError> {
         match trimmed(raw) {
             None => Ok(None),
             Some(text) => Ok(Some(SearchTerm(

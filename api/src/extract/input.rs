@@ -15,24 +15,11 @@ use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub use crate::domain::text::text_problem;
 use crate::error::AppError;
 
 /// Longer than any text field the API stores (the longest, a contact message, takes 5,000).
 pub const MAX_TEXT_CHARS: usize = 20_000;
-
-/// Why `text` cannot be stored or queried, if it cannot: a control character (tab, line feed
-/// and carriage return are allowed in multi-line fields; `multiline` says whether they are
-/// here) or more than `max_chars` characters.
-pub fn text_problem(text: &str, max_chars: usize, multiline: bool) -> Option<String> {
-    let allowed = |c: char| multiline && matches!(c, '\t' | '\n' | '\r');
-    if text.chars().any(|c| c.is_control() && !allowed(c)) {
-        return Some("Must not contain control characters".into());
-    }
-    if text.chars().count() > max_chars {
-        return Some(format!("Must be at most {max_chars} characters"));
-    }
-    None
-}
 
 /// The one 422 for a field whose text was refused at the boundary.
 pub fn refused_text(field: &str, problem: &str) -> AppError {

@@ -1,9 +1,11 @@
-//! Purchases: the catalogue the server prices from, the PayTabs client and signatures, and the
-//! one function that applies a payment result (callback, return, query, reconciliation all
-//! use it). The local PayTabs for development and tests is in the `devkit` crate.
+//! Purchases: the catalogue the server prices from, the one function that applies a payment
+//! result (callback, return, query, reconciliation all use it), and refunds. The PayTabs
+//! client and its signatures are in `providers::paytabs` (re-exported here as `paytabs`).
 
 pub mod catalogue;
-pub mod paytabs;
 pub mod reconcile;
 pub mod refunds;
 pub mod settle;
+
+/// The PayTabs client, where the payment flows and their callers have always found it.
+pub use crate::providers::paytabs;

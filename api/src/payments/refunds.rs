@@ -1,7 +1,7 @@
 //! Refunds of payments (issue 14, point 3). The admin refunds a payment: up to its lot's
 //! unused credits leave through the ledger, and up to what was paid minus earlier refunds goes
 //! back. An online payment's refund is PayTabs' follow-up `refund` on the sale's `tran_ref`
-//! (integrations.md §1.3, §1.5): the credits leave when it is asked for, so they cannot be
+//! (docs/integrations.md §1.3, §1.5): the credits leave when it is asked for, so they cannot be
 //! booked meanwhile, and come back if PayTabs declines. PayTabs' answer and its signed
 //! notification both go through [`settle`], so whichever comes first decides and a replay
 //! changes nothing. An offline payment's refund is recorded as done.
@@ -10,12 +10,12 @@ use serde::Serialize;
 use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
-use super::paytabs::{PayTabs, RefundAnswer, RefundRequest, Transaction};
 use crate::db::Backend;
 use crate::domain::credits::{self, Applied};
 use crate::domain::validity::display_day;
 use crate::domain::{MoneyView, new_id, now};
 use crate::email::{credit_templates, enqueue};
+use crate::providers::paytabs::{PayTabs, RefundAnswer, RefundRequest, Transaction};
 use crate::state::AppState;
 
 /// What can still be refunded of one payment, as the admin's dialog shows it.

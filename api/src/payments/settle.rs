@@ -4,13 +4,13 @@
 
 use serde_json::Value;
 
-use super::paytabs::{Transaction, parse_amount};
 use crate::domain::credits::Applied;
 use crate::domain::now;
 use crate::domain::payments::{OnlinePurchase, record_online_purchase};
 use crate::domain::validity::Validity;
 use crate::domain::{Money, PaymentStatus};
 use crate::email::{enqueue, templates};
+use crate::providers::paytabs::{Transaction, parse_amount};
 use crate::state::AppState;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,7 +39,7 @@ struct Order {
     customer_email: String,
 }
 
-/// Maps PayTabs' status letter to ours (integrations.md §1.6).
+/// Maps PayTabs' status letter to ours (docs/integrations.md §1.6).
 fn status_for(letter: &str) -> PaymentStatus {
     match letter {
         "A" => PaymentStatus::Completed,
@@ -195,7 +195,7 @@ pub async fn apply(
                     &currency,
                     &tx_result.cart_id,
                     &state.config.public_base_url,
-                    &crate::routes::receipts::receipt_url(state, &record_id),
+                    &crate::domain::receipts::page_url(&state.config.public_base_url, &record_id),
                 ),
             )
             .await?;

@@ -2,11 +2,10 @@
 //! password reset and change. Messages follow spec §5 and §8; nothing reveals whether an
 //! email has an account, except sign-up itself (it must refuse a taken address).
 
+use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use sqlx::AnyConnection;
@@ -23,21 +22,21 @@ use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppQuery, AuthUser, ClientIp, MaybeAuthUser, SESSION_COOKIE};
 use crate::rate_limit::limits;
 use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/auth/sign-up", post(sign_up))
-        .route("/api/auth/sign-in", post(sign_in))
-        .route("/api/auth/sign-out", post(sign_out))
-        .route("/api/auth/session", get(session))
-        .route("/api/auth/confirm", get(confirm_email))
-        .route("/api/auth/confirm/resend", post(resend_confirmation))
-        .route("/api/auth/password-reset", post(request_password_reset))
-        .route(
-            "/api/auth/password-reset/confirm",
-            post(confirm_password_reset),
-        )
-        .route("/api/auth/password", post(change_password))
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(sign_up))
+        .routes(routes!(sign_in))
+        .routes(routes!(sign_out))
+        .routes(routes!(session))
+        .routes(routes!(confirm_email))
+        .routes(routes!(resend_confirmation))
+        .routes(routes!(request_password_reset))
+        .routes(routes!(confirm_password_reset))
+        .routes(routes!(change_password))
 }
 
 const CONFIRM_HOURS: i64 = 48;

@@ -1,5 +1,5 @@
 //! A signed-in client's answer to a booking made on the scheduling page without proof of who
-//! the client is (ARCHITECTURE decision 7): the booking is pending, holds no credit and names
+//! the client is (docs/ARCHITECTURE.md, decision 7): the booking is pending, holds no credit and names
 //! no client, and its invitee typed this client's email. Only that client (with a confirmed
 //! email: the only link between the booking and the account) sees it on the dashboard, and
 //! may either use a credit for it ("Use 1 credit for this session", which makes it theirs and
@@ -7,9 +7,8 @@
 //! verified client's own pending booking (no credit at the time) can be claimed the same way.
 //! Anyone else gets 404: the booking is not theirs to see.
 
+use axum::Json;
 use axum::extract::State;
-use axum::routing::post;
-use axum::{Json, Router};
 
 use crate::domain::accounts::Role;
 use crate::domain::credits::Applied;
@@ -20,11 +19,14 @@ use crate::routes::Status;
 use crate::routes::dashboard::{SessionView, session_by_id};
 use crate::scheduling::bookings::{HeldBooking, confirm_with_credit, hold_booking};
 use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/bookings/{id}/claim", post(claim_booking))
-        .route("/api/bookings/{id}/disown", post(disown_booking))
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(claim_booking))
+        .routes(routes!(disown_booking))
 }
 
 fn not_found() -> AppError {

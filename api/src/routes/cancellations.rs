@@ -3,27 +3,27 @@
 //! (`scheduling::cancellation`): at least 24 hours before the start the credit comes back,
 //! later it stays used (the admin may waive it). Another client's booking is 404.
 
+use axum::Json;
 use axum::extract::State;
-use axum::routing::post;
-use axum::{Json, Router};
 use chrono::Utc;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::domain::credits;
-use crate::domain::{BookingStatus, RecordId, now, parse_ts, ts};
-use crate::email::templates::CancelCredit;
-use crate::email::{enqueue, templates};
+use crate::domain::{BookingStatus, RecordId, parse_ts, ts};
+use crate::email::enqueue;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AuthUser};
+use crate::providers::calendly::Cancelled;
 use crate::routes::dashboard::{SessionView, session_by_id};
 use crate::scheduling::bookings::stored_session_details;
-use crate::scheduling::calendly::Cancelled;
-use crate::scheduling::cancellation::{CancelledBy, gives_credit_back};
+use crate::scheduling::cancellation::{CancelledBy, Cancelling, Notice, cancel};
 use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/bookings/{id}/cancel", post(cancel_own_booking))
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(cancel_own_booking))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -168,22 +168,7 @@ async fn finish(
     at: chrono::DateTime<Utc>,
 ) -> AppResult<()> {
     let start = parse_ts(&booking.session_date).ok_or_else(not_found)?;
-    let held = booking.credit_debited == 1;
-    let refund = held && gives_credit_back(CancelledBy::Client, start, at);
-    sqlx::query(
-        "UPDATE bookings SET status = $1, cancelled_at = $2, cancelled_by = $3, credit_debited = $4 WHERE id = $5",
-    )
-    .bind(BookingStatus::Cancelled.as_str())
-    .bind(now())
-    .bind(CancelledBy::Client.as_str())
-    .bind(if refund { 0 } else { booking.credit_debited })
-    .bind(id)
-    .execute(&mut *tx)
-    .await?;
     let client = booking.client_id.as_deref().ok_or_else(not_found)?;
-    if refund {
-        credits::refund_one(tx, state.db.backend, client, id, &format!("cancel:{id}")).await?;
-    }
     let recipient: Option<(String, String)> =
         sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
             .bind(client)
@@ -197,21 +182,27 @@ async fn finish(
         booking.session_notes.as_deref(),
         None,
     );
-    if let (Some((email, name)), Some(details)) = (recipient, details) {
-        let credit = match (held, refund) {
-            (_, true) => CancelCredit::Returned,
-            (true, false) => CancelCredit::KeptLate,
-            (false, false) => CancelCredit::NoneHeld,
-        };
-        let mail =
-            templates::booking_cancellation(&state.site().name, &email, &name, &details, credit);
+    let site = state.site();
+    let notice = Notice::to(&site.name, recipient.as_ref(), details);
+    let booking = Cancelling {
+        id,
+        client_id: Some(client),
+        holds_credit: booking.credit_debited == 1,
+        start,
+    };
+    let done = cancel(
+        tx,
+        state.db.backend,
+        &booking,
+        CancelledBy::Client,
+        at,
+        false,
+        notice,
+    )
+    .await?;
+    if let Some(mail) = done.mail {
         enqueue(tx, &mail).await?;
     }
-    tracing::info!(
-        booking = id,
-        credit_returned = refund,
-        "the client cancelled a session"
-    );
     Ok(())
 }
 

@@ -4,9 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use axum::Json;
 use axum::extract::State;
-use axum::routing::post;
-use axum::{Json, Router};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -18,9 +17,12 @@ use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, ClientIp};
 use crate::rate_limit::limits;
 use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/contact", post(send_contact))
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(send_contact))
 }
 
 /// The contact form payload of spec §3.

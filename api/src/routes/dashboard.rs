@@ -1,12 +1,11 @@
 //! The client's own data: the dashboard (credits, upcoming sessions, payments), the payment
 //! history preference (the only change a client makes), and the booking page's data.
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, put};
-use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -14,16 +13,20 @@ use crate::domain::accounts::Role;
 use crate::domain::{BookingStatus, MoneyView, now, parse_ts, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppQuery, AuthUser};
-use crate::scheduling::calendly::client_reference;
+use crate::providers::calendly::client_reference;
+use crate::read_cache::CachedBody;
 use crate::scheduling::cancellation::FREE_CANCELLATION_HOURS;
 use crate::state::AppState;
 use chrono::Duration;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/dashboard", get(dashboard))
-        .route("/api/dashboard/payment-history", put(set_payment_history))
-        .route("/api/book-session", get(book_session))
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(dashboard))
+        .routes(routes!(set_payment_history))
+        .routes(routes!(book_session))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -155,11 +158,15 @@ pub struct PaymentRecordView {
     /// `payment`, or `refund` (of an earlier payment: `amount` went back, `sessionsPurchased`
     /// credits were removed; only refunds done or waiting for PayTabs are listed).
     kind: String,
+    /// The payment this line belongs to: its own id for a payment, the refunded payment's for a
+    /// refund. Its receipt is `/receipt?id={paymentId}` (a refund has no receipt of its own).
+    payment_id: String,
 }
 
 #[derive(sqlx::FromRow)]
 struct PaymentRow {
     id: String,
+    payment_id: String,
     amount: i64,
     currency: String,
     sessions_purchased: i64,
@@ -179,6 +186,7 @@ impl From<PaymentRow> for PaymentRecordView {
             payment_method: r.payment_method,
             reference_number: r.reference_number,
             kind: r.kind,
+            payment_id: r.payment_id,
         }
     }
 }
@@ -325,13 +333,13 @@ pub async fn dashboard(
     .fetch_all(state.db.reader())
     .await?;
     let payments: Vec<PaymentRow> = sqlx::query_as(
-        "SELECT id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, kind FROM (
-             SELECT id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number,
-                    'payment' AS kind, created_at
+        "SELECT id, payment_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, kind FROM (
+             SELECT id, id AS payment_id, amount, currency, sessions_purchased, payment_date, payment_method,
+                    reference_number, 'payment' AS kind, created_at
                FROM payment_records WHERE client_id = $1
              UNION ALL
-             SELECT f.id, f.amount, f.currency, f.credits, f.created_at, r.payment_method, f.tran_ref,
-                    'refund' AS kind, f.created_at
+             SELECT f.id, f.payment_record_id, f.amount, f.currency, f.credits, f.created_at, r.payment_method,
+                    f.tran_ref, 'refund' AS kind, f.created_at
                FROM payment_refunds f JOIN payment_records r ON r.id = f.payment_record_id
               WHERE f.client_id = $1 AND f.status <> 'failed'
            ) history ORDER BY payment_date DESC, created_at DESC, id LIMIT 10",
@@ -353,21 +361,13 @@ pub async fn dashboard(
     };
     let body = Bytes::from(serde_json::to_vec(&view).map_err(anyhow::Error::from)?);
     if let Some(g) = generation {
-        let cached = CachedDashboard {
+        let cached = CachedBody {
             body: body.clone(),
             valid_until,
         };
         state.dashboards.put(key, g, cached);
     }
     Ok(json_body(body))
-}
-
-/// A client's dashboard as served, kept by `read_cache`: valid until its first upcoming
-/// session starts (then that session is no longer upcoming).
-#[derive(Clone)]
-pub struct CachedDashboard {
-    body: Bytes,
-    valid_until: Option<String>,
 }
 
 fn json_body(body: Bytes) -> Response {

@@ -1,4 +1,6 @@
-//! One module per resource, each exporting `router()`; merged in `startup`.
+//! One module per resource, each exporting `router()`: an `OpenApiRouter` in which every route
+//! is registered once, by its handler, for the router and the OpenAPI document alike. Merged
+//! here; `startup` serves them and `openapi` documents them.
 
 pub mod admin;
 pub mod auth;
@@ -14,6 +16,25 @@ pub mod webhooks;
 
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::state::AppState;
+
+/// Every route of the API.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .merge(health::router())
+        .merge(auth::router())
+        .merge(contact::router())
+        .merge(newsletter::router())
+        .merge(payments::router())
+        .merge(webhooks::router())
+        .merge(dashboard::router())
+        .merge(bookings::router())
+        .merge(cancellations::router())
+        .merge(receipts::router())
+        .merge(admin::router())
+}
 
 /// `{ "status": "…" }`: the answer of routes whose only news is that they worked.
 #[derive(Serialize, ToSchema)]

@@ -1,13 +1,12 @@
-//! Newsletter with double opt-in (integrations.md §4.1): subscribe → an emailed link to a page
+//! Newsletter with double opt-in (docs/integrations.md §4.1): subscribe → an emailed link to a page
 //! that POSTs the token (mail scanners prefetch GET links) → subscribed. The answer to
 //! subscribe is the same whether or not the address is known. One-click unsubscribe
 //! (RFC 8058) with the token every email carries.
 
+use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Html;
-use axum::routing::post;
-use axum::{Json, Router};
 use chrono::Utc;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -20,15 +19,15 @@ use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppQuery, ClientIp};
 use crate::rate_limit::limits;
 use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/newsletter/subscribe", post(subscribe))
-        .route("/api/newsletter/confirm", post(confirm))
-        .route(
-            "/api/newsletter/unsubscribe",
-            post(unsubscribe).get(unsubscribe_page),
-        )
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(subscribe))
+        .routes(routes!(confirm))
+        .routes(routes!(unsubscribe, unsubscribe_page))
 }
 
 const CONFIRM_HOURS: i64 = 72;

@@ -1,12 +1,11 @@
-//! Online purchases through PayTabs' hosted page (integrations.md §1.9), and the result lookup
+//! Online purchases through PayTabs' hosted page (docs/integrations.md §1.9), and the result lookup
 //! for /payment/success.
 
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Redirect;
-use axum::routing::{get, post};
-use axum::{Form, Json, Router};
+use axum::{Form, Json};
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -15,17 +14,20 @@ use super::optional;
 use crate::domain::{AmountInput, Email, MoneyView, PaymentStatus, new_id, now, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};
-use crate::payments::paytabs::{self, CreateError, PageRequest, Transaction};
 use crate::payments::{catalogue, settle};
+use crate::providers::paytabs::{self, CreateError, PageRequest, Transaction};
 use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/payments/paytabs/create", post(create))
-        .route("/api/payments/paytabs/callback", post(callback))
-        .route("/api/payments/paytabs/return", post(browser_return))
-        .route("/api/payments/by-cart/{cart_id}", get(by_cart))
-        .route("/api/payments/latest", get(latest))
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(create))
+        .routes(routes!(callback))
+        .routes(routes!(browser_return))
+        .routes(routes!(by_cart))
+        .routes(routes!(latest))
 }
 
 /// The purchase request of spec §3, as the purchase dialog sends it.

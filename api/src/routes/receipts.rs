@@ -3,9 +3,8 @@
 //! (`/receipt?id=…`). Payments the admin records email their receipt here; online purchases
 //! link to it from their purchase email.
 
+use axum::Json;
 use axum::extract::State;
-use axum::routing::get;
-use axum::{Json, Router};
 use serde::Serialize;
 use sqlx::AnyConnection;
 use utoipa::ToSchema;
@@ -16,9 +15,12 @@ use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AuthUser};
 use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/receipts/{payment_id}", get(receipt))
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(receipt))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -148,7 +150,7 @@ pub async fn receipt(
 
 /// The receipt page of a payment.
 pub fn receipt_url(state: &AppState, payment_id: &str) -> String {
-    format!("{}/receipt?id={payment_id}", state.config.public_base_url)
+    crate::domain::receipts::page_url(&state.config.public_base_url, payment_id)
 }
 
 /// Issues the receipt of a payment the admin recorded and emails it to the client, in the

@@ -1,18 +1,20 @@
 //! Calendly's webhook: verified on the raw bytes, applied once (see `scheduling::bookings`).
 
+use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
-use axum::routing::post;
-use axum::{Json, Router};
 
 use super::Status;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::scheduling::{bookings, calendly};
 use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/webhooks/calendly", post(calendly_webhook))
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(calendly_webhook))
 }
 
 #[utoipa::path(post, path = "/api/webhooks/calendly", tag = "webhooks",

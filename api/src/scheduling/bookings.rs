@@ -1,8 +1,8 @@
-//! Applying Calendly's webhooks (integrations.md §2.4, §2.8) to bookings and credits, each in one
+//! Applying Calendly's webhooks (docs/integrations.md §2.4, §2.8) to bookings and credits, each in one
 //! transaction together with the `webhook_events` row that makes a redelivery a no-op.
 //!
 //! - `invitee.created`: the client is the one named by the signed reference in `utm_content`
-//!   (ARCHITECTURE decision 7). An email typed into the scheduling form proves nothing, so it
+//!   (docs/ARCHITECTURE.md, decision 7). An email typed into the scheduling form proves nothing, so it
 //!   never picks a client. A reschedule (`old_invitee`) takes over the old booking's credit;
 //!   otherwise one credit is debited. Without a valid reference, or without a credit, the
 //!   booking is pending ("Needs attention"), no credit moves and the coach is told: the admin
@@ -17,12 +17,11 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::AnyConnection;
 
-use super::calendly::verify_client_reference;
-use super::cancellation::{CancelledBy, gives_credit_back};
+use super::cancellation::{CancelledBy, Cancelling, Notice, cancel};
 use crate::domain::credits::{self, Applied};
 use crate::domain::{BookingStatus, new_id, now, parse_ts, ts};
-use crate::email::templates::CancelCredit;
 use crate::email::{OutgoingEmail, enqueue, templates};
+use crate::providers::calendly::verify_client_reference;
 use crate::state::AppState;
 
 /// Why a booking without a valid signed reference waits for the admin (the coach's email).
@@ -136,6 +135,12 @@ pub fn session_details<'a>(
         end,
         meet_link,
         time_zone: state.site().time_zone,
+        invitation: crate::email::invitation::Invitation::new(
+            booking_id,
+            &state.config.public_base_url,
+            &state.site().name,
+            &state.site().coach_email,
+        ),
     }
 }
 
@@ -334,7 +339,11 @@ async fn created(
     .execute(&mut *tx)
     .await?;
     remember_credit_lot(tx, &booking_id, credit_lot.as_deref()).await?;
-    let details = session_details(state, &booking_id, title, inv.start, inv.end, inv.meet_link);
+    let mut details = session_details(state, &booking_id, title, inv.start, inv.end, inv.meet_link);
+    if let Some(old) = old_invitee {
+        // The rescheduled event keeps its UID in the client's calendar, with the next SEQUENCE.
+        details.invitation.take_over(tx, &booking_id, old).await?;
+    }
     match &outcome {
         Outcome::Pending(reason) => {
             let when = details
@@ -419,41 +428,31 @@ async fn canceled(
             inv.cancelled_at.unwrap_or_else(Utc::now),
         ),
     };
-    // A reschedule keeps the credit on this booking until the new booking takes it.
-    let refund = debited == 1 && !rescheduled && gives_credit_back(by, inv.start, at);
-    sqlx::query("UPDATE bookings SET status = 'cancelled', cancelled_at = $1, credit_debited = $2, cancelled_by = $3 WHERE id = $4")
-        .bind(&now)
-        .bind(if refund { 0 } else { debited })
-        .bind((!rescheduled).then_some(by.as_str()))
-        .bind(&id)
-        .execute(&mut *tx)
-        .await?;
-    if refund && let Some(client) = &client_id {
-        // The same reference as the dashboard's cancel: whichever lands first refunds, once.
-        credits::refund_one(tx, state.db.backend, client, &id, &format!("cancel:{id}")).await?;
-    }
-    if !rescheduled {
-        let details = session_details(
+    // A reschedule keeps the credit on this booking until the new booking takes it, and its
+    // invitation is taken over by the new booking (no cancellation email).
+    let site = state.site();
+    let notice = (!rescheduled).then(|| Notice {
+        site_name: &site.name,
+        email: &inv.email,
+        name: &inv.name,
+        details: session_details(
             state,
             &id,
             inv.event_name.unwrap_or(DEFAULT_TITLE),
             inv.start,
             inv.end,
             None,
-        );
-        let credit = match (debited == 1, refund) {
-            (_, true) => CancelCredit::Returned,
-            (true, false) => CancelCredit::KeptLate,
-            (false, false) => CancelCredit::NoneHeld,
-        };
-        mail.push(templates::booking_cancellation(
-            &state.site().name,
-            &inv.email,
-            &inv.name,
-            &details,
-            credit,
-        ));
-    }
+        ),
+    });
+    let booking = Cancelling {
+        id: &id,
+        client_id: client_id.as_deref(),
+        holds_credit: debited == 1,
+        start: inv.start,
+    };
+    let done = cancel(tx, state.db.backend, &booking, by, at, rescheduled, notice).await?;
+    let refund = done.refunded;
+    mail.extend(done.mail);
     Ok(Outcome::Cancelled { refunded: refund })
 }
 
@@ -544,7 +543,8 @@ pub async fn confirm_with_credit(
         booking.session_notes.as_deref(),
         booking.google_meet_link.as_deref(),
     );
-    if let (Some((email, name)), Some(details)) = (recipient, details) {
+    if let (Some((email, name)), Some(mut details)) = (recipient, details) {
+        details.invitation.load(conn, &booking.id).await?;
         let mail = templates::booking_confirmation(&state.site().name, &email, &name, &details);
         enqueue(conn, &mail).await?;
     }

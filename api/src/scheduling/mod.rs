@@ -1,7 +1,10 @@
-//! Scheduling with Calendly: webhook signatures, the API client, and the signed client reference
-//! carried in `utm_content`. The local Calendly for development and tests is in `devkit`.
+//! Scheduling with Calendly: bookings from its webhooks, cancellations with the 24-hour rule,
+//! and the scheduled jobs. The Calendly client, its webhook signatures and the signed client
+//! reference are in `providers::calendly` (re-exported here as `calendly`).
 
 pub mod bookings;
-pub mod calendly;
 pub mod cancellation;
 pub mod jobs;
+
+/// The Calendly client, where the scheduling flows and their callers have always found it.
+pub use crate::providers::calendly;

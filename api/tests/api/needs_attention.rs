@@ -1,4 +1,4 @@
-//! A booking uses a credit only with proof of who the client is (ARCHITECTURE decision 7):
+//! A booking uses a credit only with proof of who the client is (docs/ARCHITECTURE.md, decision 7):
 //! without the signed reference of /book-session it "needs attention" (pending, no credit,
 //! no client) until the admin assigns or cancels it, or the client whose confirmed email the
 //! invitee typed uses a credit for it or says it was not them.

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use serde_json::{Value, json};
 
 use crate::payments::{admin, client, credits, hosted_page, post_return, press};
-use crate::support::{TestApp, assert_ledger_verifies, error_of, spawn_app};
+use crate::support::{TestApp, assert_ledger_verifies, error_of, pay_offline_today, spawn_app};
 
 async fn user_id(app: &TestApp, email: &str) -> String {
     sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
@@ -15,33 +15,6 @@ async fn user_id(app: &TestApp, email: &str) -> String {
         .fetch_one(&app.state.db.pool)
         .await
         .unwrap()
-}
-
-/// An offline payment of `amount` for `sessions` credits, dated today on the coach's calendar.
-async fn pay_offline(
-    app: &TestApp,
-    boss: &reqwest::Client,
-    client_id: &str,
-    amount: &str,
-    sessions: i64,
-) -> String {
-    let today = chrono::Utc::now()
-        .with_timezone(&chrono_tz::Africa::Cairo)
-        .format("%Y-%m-%d")
-        .to_string();
-    let r = app
-        .post_as(
-            boss,
-            "/api/admin/payments",
-            json!({
-                "clientId": client_id, "amount": amount, "sessionsPurchased": sessions,
-                "paymentDate": today, "paymentMethod": "cash"
-            }),
-        )
-        .await;
-    assert_eq!(r.status(), 201);
-    let body: Value = r.json().await.unwrap();
-    body["id"].as_str().unwrap().to_string()
 }
 
 /// `n` refund requests sent at the same moment; their statuses.
@@ -94,7 +67,7 @@ async fn racing_refunds_of_one_payment_never_refund_more_than_was_paid() {
     client(&app, "mona@example.com").await;
     let boss = admin(&app).await;
     let id = user_id(&app, "mona@example.com").await;
-    let payment = pay_offline(&app, &boss, &id, "400.00", 4).await;
+    let payment = pay_offline_today(&app, &boss, &id, "400.00", 4).await;
     let path = format!("/api/admin/payments/{payment}/refund");
 
     let statuses = race_refunds(
@@ -125,7 +98,7 @@ async fn refunds_of_credits_racing_bookings_end_in_a_business_answer() {
     client(&app, "mona@example.com").await;
     let boss = admin(&app).await;
     let id = user_id(&app, "mona@example.com").await;
-    let payment = pay_offline(&app, &boss, &id, "6000.00", 6).await;
+    let payment = pay_offline_today(&app, &boss, &id, "6000.00", 6).await;
     let path = format!("/api/admin/payments/{payment}/refund");
 
     // Six bookings take a credit each while twelve refunds of one credit each are asked for.

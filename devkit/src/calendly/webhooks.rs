@@ -146,7 +146,7 @@ impl CalendlyStandIn {
         Ok(())
     }
 
-    /// Delivers the way Calendly does when nobody waits on the answer (integrations.md §2.7): a
+    /// Delivers the way Calendly does when nobody waits on the answer (docs/integrations.md §2.7): a
     /// refused or failed delivery is tried again with exponential back-off. Calendly keeps trying
     /// for 24 hours; the stand-in gives up after `DELIVERY_ATTEMPTS` (about 8 s of waiting).
     pub(super) async fn deliver_retrying(&self, body: Vec<u8>) -> anyhow::Result<()> {

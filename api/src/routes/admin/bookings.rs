@@ -13,14 +13,15 @@ use utoipa::ToSchema;
 use super::start_of_local_day;
 use crate::domain::credits::{self, Applied};
 use crate::domain::text::short_text;
-use crate::domain::{BookingSource, BookingStatus, Notes, RecordId, new_id, now, ts};
+use crate::domain::{BookingSource, BookingStatus, Notes, RecordId, new_id, now, parse_ts, ts};
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson, AppPath, AppQuery};
+use crate::providers::calendly::Cancelled;
 use crate::scheduling::bookings::{
     DEFAULT_TITLE, confirm_with_credit, hold_booking, session_details, stored_session_details,
 };
-use crate::scheduling::calendly::Cancelled;
+use crate::scheduling::cancellation::{CancelledBy, Cancelling, Notice, cancel};
 use crate::state::AppState;
 
 #[derive(Deserialize, ToSchema)]
@@ -459,27 +460,6 @@ pub async fn cancel_booking(
     .fetch_one(&mut *tx)
     .await?;
     if BookingStatus::parse(&status).is_some_and(|s| CANCELLABLE.contains(&s)) {
-        let now = now();
-        sqlx::query(
-            "UPDATE bookings SET status = $1, cancelled_at = $2, credit_debited = 0, cancelled_by = 'host' WHERE id = $3",
-        )
-        .bind(BookingStatus::Cancelled.as_str())
-        .bind(&now)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        if debited == 1
-            && let Some(client) = &client_id
-        {
-            credits::refund_one(
-                &mut tx,
-                state.db.backend,
-                client,
-                id,
-                &format!("cancel:{id}"),
-            )
-            .await?;
-        }
         let recipient: Option<(String, String)> = match &client_id {
             Some(c) => {
                 sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
@@ -497,18 +477,27 @@ pub async fn cancel_booking(
             row.session_notes.as_deref(),
             None,
         );
-        if let (Some((email, name)), Some(details)) = (recipient, details) {
-            let mail = templates::booking_cancellation(
-                &state.site().name,
-                &email,
-                &name,
-                &details,
-                if debited == 1 {
-                    templates::CancelCredit::Returned
-                } else {
-                    templates::CancelCredit::NoneHeld
-                },
-            );
+        let site = state.site();
+        let notice = Notice::to(&site.name, recipient.as_ref(), details);
+        let start = parse_ts(&row.session_date).unwrap_or_else(Utc::now);
+        let booking = Cancelling {
+            id,
+            client_id: client_id.as_deref(),
+            holds_credit: debited == 1,
+            start,
+        };
+        // The coach cancels: the credit always comes back.
+        let done = cancel(
+            &mut tx,
+            state.db.backend,
+            &booking,
+            CancelledBy::Host,
+            Utc::now(),
+            false,
+            notice,
+        )
+        .await?;
+        if let Some(mail) = done.mail {
             enqueue(&mut tx, &mail).await?;
         }
     }

@@ -11,9 +11,9 @@ mod stats;
 mod users;
 mod waive;
 
-use axum::Router;
-use axum::routing::{get, post};
 use chrono::{NaiveDate, NaiveTime, TimeZone, Utc};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 pub use bookings::{AdminBookingView, AssignBooking, PhoneBooking, SessionFilter};
 pub use clients::{ClientRow, ClientSearch};
@@ -27,58 +27,33 @@ use crate::domain::{now, ts};
 use crate::error::AppError;
 use crate::state::AppState;
 
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/admin/stats", get(stats::stats))
-        .route("/api/admin/clients", get(clients::clients))
-        .route(
-            "/api/admin/clients/{id}",
-            get(client_page::client_detail).put(client_page::edit_profile),
-        )
-        .route(
-            "/api/admin/clients/{id}/credits",
-            post(client_page::adjust_credits),
-        )
-        .route(
-            "/api/admin/clients/{id}/deactivate",
-            post(client_page::deactivate),
-        )
-        .route(
-            "/api/admin/clients/{id}/reactivate",
-            post(client_page::reactivate),
-        )
-        .route("/api/admin/exports/payments", get(exports::payments_csv))
-        .route("/api/admin/users", post(users::create_user))
-        .route("/api/admin/payments", post(payments::add_payment))
-        .route("/api/admin/bookings", post(bookings::phone_booking))
-        .route("/api/admin/bookings/recent", get(bookings::recent_bookings))
-        .route(
-            "/api/admin/bookings/needs-attention",
-            get(bookings::needs_attention),
-        )
-        .route(
-            "/api/admin/bookings/{id}/assign",
-            post(bookings::assign_booking),
-        )
-        .route(
-            "/api/admin/bookings/{id}/cancel",
-            post(bookings::cancel_booking),
-        )
-        .route(
-            "/api/admin/bookings/{id}/no-show",
-            post(bookings::mark_no_show),
-        )
-        .route("/api/admin/sessions", get(bookings::sessions))
-        .route("/api/admin/clients/{id}/lots", get(lots::client_lots))
-        .route("/api/admin/lots/{id}/extend", post(lots::extend_lot))
-        .route(
-            "/api/admin/payments/{id}/refund",
-            get(lots::refundable).post(lots::refund_payment),
-        )
-        .route(
-            "/api/admin/bookings/{id}/waive",
-            post(waive::waive_late_cancellation),
-        )
+/// Each route once: its path and method come from the handler's `#[utoipa::path]`, for the
+/// router and the OpenAPI document alike.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(stats::stats))
+        .routes(routes!(clients::clients))
+        .routes(routes!(
+            client_page::client_detail,
+            client_page::edit_profile
+        ))
+        .routes(routes!(client_page::adjust_credits))
+        .routes(routes!(client_page::deactivate))
+        .routes(routes!(client_page::reactivate))
+        .routes(routes!(exports::payments_csv))
+        .routes(routes!(users::create_user))
+        .routes(routes!(payments::add_payment))
+        .routes(routes!(bookings::phone_booking))
+        .routes(routes!(bookings::recent_bookings))
+        .routes(routes!(bookings::needs_attention))
+        .routes(routes!(bookings::assign_booking))
+        .routes(routes!(bookings::cancel_booking))
+        .routes(routes!(bookings::mark_no_show))
+        .routes(routes!(bookings::sessions))
+        .routes(routes!(lots::client_lots))
+        .routes(routes!(lots::extend_lot))
+        .routes(routes!(lots::refundable, lots::refund_payment))
+        .routes(routes!(waive::waive_late_cancellation))
 }
 
 /// A day in the coach's time zone, as the UTC timestamp of its first instant.
@@ -103,25 +78,4 @@ fn validity_months(state: &AppState, picked: Option<i64>) -> Result<u32, AppErro
             "Credits must be valid for 1 to 60 months",
         )),
     }
-}
-
-/// The OpenAPI paths of this module, for `openapi.rs`.
-pub mod paths {
-    pub use super::bookings::{
-        __path_assign_booking, __path_cancel_booking, __path_mark_no_show, __path_needs_attention,
-        __path_phone_booking, __path_recent_bookings, __path_sessions,
-    };
-    pub use super::client_page::{
-        __path_adjust_credits, __path_client_detail, __path_deactivate, __path_edit_profile,
-        __path_reactivate,
-    };
-    pub use super::clients::__path_clients;
-    pub use super::exports::__path_payments_csv;
-    pub use super::lots::{
-        __path_client_lots, __path_extend_lot, __path_refund_payment, __path_refundable,
-    };
-    pub use super::payments::__path_add_payment;
-    pub use super::stats::__path_stats;
-    pub use super::users::__path_create_user;
-    pub use super::waive::__path_waive_late_cancellation;
 }

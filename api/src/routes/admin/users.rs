@@ -17,8 +17,8 @@ use crate::domain::money::AmountError;
 use crate::domain::payments::{OfflinePayment, record_offline_payment};
 use crate::domain::validity::Validity;
 use crate::domain::{
-    AmountInput, Email, Money, Notes, Password, PersonName, Phone, hash_password, new_token, now,
-    ts,
+    AmountInput, Email, FieldError, Money, Notes, Password, PersonName, Phone, hash_password,
+    new_token, now, ts,
 };
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
@@ -77,17 +77,15 @@ struct Checked {
 
 fn check(body: CreateUser, today: NaiveDate) -> Result<Checked, AppError> {
     let mut fields = BTreeMap::new();
-    let mut note = |field: &str, e: AppError| {
-        if let AppError::Validation { message, .. } = e {
-            fields.entry(field.to_string()).or_insert(message);
-        }
+    let mut note = |field: &str, e: FieldError| {
+        fields.entry(field.to_string()).or_insert(e.message);
     };
     let full_name = PersonName::parse("fullName", body.full_name.as_deref())
         .map_err(|e| note("fullName", e))
         .ok();
     let email = Email::parse(body.email.as_deref().unwrap_or(""));
     if email.is_none() {
-        note("email", AppError::field("email", "Invalid email address"));
+        note("email", FieldError::new("email", "Invalid email address"));
     }
     let phone = Phone::parse_optional("phone", body.phone.as_deref())
         .map_err(|e| note("phone", e))
@@ -101,7 +99,7 @@ fn check(body: CreateUser, today: NaiveDate) -> Result<Checked, AppError> {
     if role.is_none() {
         note(
             "role",
-            AppError::field("role", "Role must be admin or client"),
+            FieldError::new("role", "Role must be admin or client"),
         );
     }
     let password = Password::parse(body.password.as_deref().unwrap_or(""), "password")
@@ -110,30 +108,30 @@ fn check(body: CreateUser, today: NaiveDate) -> Result<Checked, AppError> {
     let credits = body.initial_credits.unwrap_or(0);
     if credits < 0 {
         let m = "Initial credits must be 0 or more";
-        note("initialCredits", AppError::field("initialCredits", m));
+        note("initialCredits", FieldError::new("initialCredits", m));
     }
     if credits > MAX_CREDITS_PER_CHANGE {
         let m = "Initial credits must be at most 1,000";
-        note("initialCredits", AppError::field("initialCredits", m));
+        note("initialCredits", FieldError::new("initialCredits", m));
     }
     let amount = match body.payment_amount.read() {
         None => Some(Money(0)),
         Some(Ok(m)) => Some(m),
         Some(Err(AmountError::TooLarge)) => {
             let m = "Payment amount must be at most 10,000,000.00";
-            note("paymentAmount", AppError::field("paymentAmount", m));
+            note("paymentAmount", FieldError::new("paymentAmount", m));
             None
         }
         Some(Err(AmountError::NotAnAmount)) => {
             let m = "Payment amount must be 0 or more, in steps of 0.01";
-            note("paymentAmount", AppError::field("paymentAmount", m));
+            note("paymentAmount", FieldError::new("paymentAmount", m));
             None
         }
     };
     if role == Some(Role::Client) && amount.is_some_and(|a| a.minor() > 0) && credits <= 0 {
         note(
             "initialCredits",
-            AppError::field(
+            FieldError::new(
                 "initialCredits",
                 "Initial credits must be greater than 0 when payment amount is provided",
             ),
@@ -147,7 +145,7 @@ fn check(body: CreateUser, today: NaiveDate) -> Result<Checked, AppError> {
     let method = method.unwrap_or("cash").to_string();
     if !["cash", "card", "bank_transfer", "other"].contains(&method.as_str()) {
         let m = "Payment method must be cash, card, bank_transfer or other";
-        note("paymentMethod", AppError::field("paymentMethod", m));
+        note("paymentMethod", FieldError::new("paymentMethod", m));
     }
     let day = match body
         .payment_date
@@ -160,7 +158,7 @@ fn check(body: CreateUser, today: NaiveDate) -> Result<Checked, AppError> {
     };
     if day.is_none() {
         let m = "Payment date must be a date (YYYY-MM-DD)";
-        note("paymentDate", AppError::field("paymentDate", m));
+        note("paymentDate", FieldError::new("paymentDate", m));
     }
     let notes = Notes::parse_optional("paymentNotes", body.payment_notes.as_deref(), 2_000)
         .map_err(|e| note("paymentNotes", e))

@@ -7,8 +7,8 @@ mod webhooks;
 
 use std::sync::atomic::Ordering;
 
-use api::configuration::Secret;
 use api::scheduling::calendly::{CalendlyConfig, Client, verify};
+use api::secret::Secret;
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;

@@ -1,4 +1,4 @@
-//! PayTabs PT2 (integrations.md §1): create a hosted payment page, query a transaction, and
+//! PayTabs PT2 (docs/integrations.md §1): create a hosted payment page, query a transaction, and
 //! verify the signatures of the server-to-server callback and of the browser return.
 
 use std::time::Duration;
@@ -9,16 +9,9 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use sha2::Sha256;
 
-use crate::configuration::Secret;
+pub use crate::configuration::PayTabsConfig;
 
 type HmacSha256 = Hmac<Sha256>;
-
-#[derive(Debug, Clone)]
-pub struct PayTabsConfig {
-    pub base_url: String,
-    pub profile_id: i64,
-    pub server_key: Secret,
-}
 
 #[derive(Clone)]
 pub struct PayTabs {
@@ -41,7 +34,7 @@ pub struct PageRequest<'a> {
     pub return_url: &'a str,
 }
 
-/// A follow-up `refund` of an approved sale (integrations.md §1.3: `tran_type` refund with the
+/// A follow-up `refund` of an approved sale (docs/integrations.md §1.3: `tran_type` refund with the
 /// sale's `tran_ref`).
 pub struct RefundRequest<'a> {
     /// Ours, new for each refund.
@@ -58,7 +51,7 @@ pub struct RefundRequest<'a> {
 #[derive(Debug)]
 pub enum RefundAnswer {
     /// A transaction: approved, declined or pending, as its `response_status` says.
-    Answered(Transaction),
+    Answered(Box<Transaction>),
     /// Refused outright (HTTP 4xx) with PayTabs' message: no transaction was made.
     Refused { message: String },
 }
@@ -230,7 +223,7 @@ impl PayTabs {
         );
         let tx: Transaction = serde_json::from_value(answer)
             .context("PayTabs refund answer has an unexpected shape")?;
-        Ok(RefundAnswer::Answered(tx))
+        Ok(RefundAnswer::Answered(Box::new(tx)))
     }
 
     /// `/payment/query` by `tran_ref`.
@@ -338,7 +331,7 @@ mod tests {
             .collect()
     }
 
-    /// PayTabs' published test vector for the browser return (integrations.md §1.4).
+    /// PayTabs' published test vector for the browser return (docs/integrations.md §1.4).
     #[test]
     fn the_published_return_signature_vector_verifies() {
         let body = "acquirerMessage=&acquirerRRN=&cartId=cart_11111&customerEmail=email%40domain.com&respCode=G84718&respMessage=Authorised&respStatus=A&signature=7a181a32c768621eb6966107752ee70205a01f1c4403a3d13c0ff604f591f988&token=&tranRef=TST2215201242166";
@@ -361,7 +354,7 @@ mod tests {
         assert!(!verify_return("another-key", &fields));
     }
 
-    /// The self-generated callback vector's key (integrations.md §1.5), spelled as there.
+    /// The self-generated callback vector's key (docs/integrations.md §1.5), spelled as there.
     const CALLBACK_VECTOR_KEY: &str = "SXXXXXXXXX-XXXXXXXXXX-XXXXXXXXXX";
 
     #[test]

@@ -1,4 +1,4 @@
-//! Calendly (integrations.md §2): `Calendly-Webhook-Signature: t=<unix>,v1=<hex>` where
+//! Calendly (docs/integrations.md §2): `Calendly-Webhook-Signature: t=<unix>,v1=<hex>` where
 //! v1 = HMAC-SHA256(signing key, "{t}.{raw body}"), a tolerance on `t`, several keys for
 //! rotation; the API client (scheduled event, cancellation); the signed client reference.
 
@@ -9,23 +9,10 @@ use hmac::{Hmac, Mac};
 use serde_json::Value;
 use sha2::Sha256;
 
-use crate::configuration::Secret;
+pub use crate::configuration::CalendlyConfig;
+use crate::secret::Secret;
 
 type HmacSha256 = Hmac<Sha256>;
-
-#[derive(Debug, Clone)]
-pub struct CalendlyConfig {
-    /// Webhook signing keys, newest first; any of them verifies (rotation).
-    pub signing_keys: Vec<Secret>,
-    /// Seconds a signature's timestamp may differ from now.
-    pub tolerance_seconds: i64,
-    /// `https://api.calendly.com` (or the stand-in's API).
-    pub api_base: String,
-    /// Personal access token for the API calls (refresh a meeting link, cancel an event).
-    pub token: Option<Secret>,
-    /// The page clients book on (`https://calendly.com/<host>/<event>`).
-    pub scheduling_url: String,
-}
 
 /// `t=…,v1=…` for `body` at `t` (the stand-in signs with it; tests too).
 pub fn signature_header(key: &str, t: i64, body: &[u8]) -> String {
