@@ -74,6 +74,30 @@ impl AssetMap {
     }
 
     /// Adds a file whose name already carries its content hash (esbuild's output), as is.
+    /// Runs the image pipeline over these assets ([`crate::images::process`]): its WebP copies
+    /// are added under their hashed names, and the images (sizes, variants) are kept for
+    /// Markdown and returned.
+    pub fn process_images(
+        &mut self,
+        cache: &Path,
+    ) -> Result<std::sync::Arc<crate::images::Images>, Diagnostic> {
+        let sources: Vec<crate::images::Source<'_>> = self
+            .assets
+            .iter()
+            .map(|a| crate::images::Source {
+                path: &a.path,
+                url: &a.url,
+                bytes: &a.bytes,
+            })
+            .collect();
+        let (images, files) = crate::images::process(&sources, cache)?;
+        for (url, bytes) in files {
+            self.add_verbatim(&url, bytes);
+        }
+        self.images = std::sync::Arc::new(images);
+        Ok(self.images.clone())
+    }
+
     pub fn add_verbatim(&mut self, path: &str, bytes: Vec<u8>) {
         self.by_path.insert(path.to_string(), self.assets.len());
         self.assets.push(Asset {

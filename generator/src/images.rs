@@ -14,7 +14,6 @@ use image::imageops::FilterType;
 use rayon::prelude::*;
 use tera::{Tera, Value};
 
-use crate::assets::AssetMap;
 use crate::diagnostics::Diagnostic;
 
 /// The widths offered to the browser, in CSS pixels x density: a 390 px phone at 2x picks 800,
@@ -75,22 +74,33 @@ fn is_raster(path: &str) -> bool {
     [".jpg", ".jpeg", ".png"].iter().any(|e| lower.ends_with(e))
 }
 
-/// Makes the WebP copies of every raster asset (from `cache` when they are there), adds them to
-/// `assets` under names that carry the source's hash, and measures SVGs for their `width` and
-/// `height`.
-pub fn process(assets: &mut AssetMap, cache: &Path) -> Result<Images, Diagnostic> {
+/// One asset as the image pipeline reads it: its path under the site, its published URL, its
+/// bytes. (The asset map gives these and takes the WebP copies back: `AssetMap::process_images`.)
+pub struct Source<'a> {
+    pub path: &'a str,
+    pub url: &'a str,
+    pub bytes: &'a [u8],
+}
+
+/// Makes the WebP copies of every raster source (from `cache` when they are there), named by
+/// the source's hash, and measures SVGs for their `width` and `height`: the images, and the
+/// copies `(url, bytes)` to publish.
+#[allow(clippy::type_complexity)]
+pub fn process(
+    sources: &[Source<'_>],
+    cache: &Path,
+) -> Result<(Images, Vec<(String, Vec<u8>)>), Diagnostic> {
     fs::create_dir_all(cache).map_err(|e| {
         Diagnostic::new(cache, format!("cannot create the image cache folder: {e}"))
     })?;
-    let results: Vec<Result<(String, Processed), Diagnostic>> = assets
-        .assets
+    let results: Vec<Result<(String, Processed), Diagnostic>> = sources
         .par_iter()
         .filter(|a| is_raster(&a.path) || a.path.ends_with(".svg"))
         .map(|a| {
             if a.path.ends_with(".svg") {
-                let (width, height) = svg_size(&a.bytes).unwrap_or((0, 0));
+                let (width, height) = svg_size(a.bytes).unwrap_or((0, 0));
                 let image = Image {
-                    url: a.url.clone(),
+                    url: a.url.to_string(),
                     width,
                     height,
                     variants: Vec::new(),
@@ -100,23 +110,22 @@ pub fn process(assets: &mut AssetMap, cache: &Path) -> Result<Images, Diagnostic
                     files: Vec::new(),
                     encoded: 0,
                 };
-                return Ok((a.path.clone(), done));
+                return Ok((a.path.to_string(), done));
             }
-            let done = responsive(&a.url, &a.bytes, cache)
-                .map_err(|e| Diagnostic::new(&a.path, format!("cannot process the image: {e}")))?;
-            Ok((a.path.clone(), done))
+            let done = responsive(a.url, a.bytes, cache)
+                .map_err(|e| Diagnostic::new(a.path, format!("cannot process the image: {e}")))?;
+            Ok((a.path.to_string(), done))
         })
         .collect();
     let mut images = Images::default();
+    let mut files = Vec::new();
     for result in results {
         let (path, done) = result?;
-        for (url, bytes) in done.files {
-            assets.add_verbatim(&url, bytes);
-        }
+        files.extend(done.files);
         images.encoded += done.encoded;
         images.by_path.insert(path, done.image);
     }
-    Ok(images)
+    Ok((images, files))
 }
 
 /// The widths made for an image `width` pixels wide: every step of [`WIDTHS`] below it, and the

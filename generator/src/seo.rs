@@ -9,14 +9,6 @@ use crate::diagnostics::Diagnostic;
 use crate::render::{FeedItem, absolute};
 use crate::templates::error_chain;
 
-/// Escapes text for XML content and attributes (the `xml` filter of the feed templates).
-pub fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 fn render(tera: &Tera, template: &str, context: &impl Serialize) -> Result<String, Diagnostic> {
     Context::from_serialize(context)
         .and_then(|ctx| tera.render(template, &ctx))

@@ -172,8 +172,7 @@ fn load_theme(root: &Path, problems: &mut Diagnostics) -> Option<Theme> {
     // Photos get their responsive WebP widths (cached by content hash) as the assets load.
     let assets =
         AssetMap::load(&theme.join("assets"), &root.join("content/static")).and_then(|mut a| {
-            let images = Arc::new(images::process(&mut a, &root.join(images::CACHE_DIR))?);
-            a.images = images.clone();
+            let images = a.process_images(&root.join(images::CACHE_DIR))?;
             Ok((a, images))
         });
     let image_set = assets.as_ref().ok().map(|(_, i)| i.clone());

@@ -86,7 +86,7 @@ pub fn load(
         let text = value
             .as_str()
             .ok_or_else(|| tera::Error::msg("`xml` needs text"))?;
-        Ok(Value::String(crate::seo::xml_escape(text)))
+        Ok(Value::String(xml_escape(text)))
     });
     tera.register_filter("money", |value: &Value, _: &HashMap<String, Value>| {
         let minor = value
@@ -95,4 +95,12 @@ pub fn load(
         Ok(Value::String(Money(minor).display()))
     });
     Ok(tera)
+}
+
+/// Escapes text for XML content and attributes (the `xml` filter of the feed templates).
+pub fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -188,11 +188,11 @@ fn a_second_build_reads_every_copy_from_the_cache() {
     };
     let cache = s.root().join(images::CACHE_DIR);
     let mut first_assets = load();
-    let first = images::process(&mut first_assets, &cache).unwrap();
+    let first = first_assets.process_images(&cache).unwrap();
     assert_eq!(first.encoded, 10, "5 widths for each of the 2 photos");
 
     let mut again_assets = load();
-    let again = images::process(&mut again_assets, &cache).unwrap();
+    let again = again_assets.process_images(&cache).unwrap();
     assert_eq!(again.encoded, 0, "nothing is encoded again");
     let portrait = again.get("/static/images/portrait.png").unwrap();
     assert_eq!(
@@ -205,7 +205,7 @@ fn a_second_build_reads_every_copy_from_the_cache() {
     img.save(s.root().join("content/static/images/portrait.png"))
         .unwrap();
     let mut changed_assets = load();
-    let changed = images::process(&mut changed_assets, &cache).unwrap();
+    let changed = changed_assets.process_images(&cache).unwrap();
     assert_eq!(changed.encoded, 3, "320, 480 and 640 of the new photo");
     assert_eq!(
         changed.get("/static/images/portrait.png").unwrap().width,

@@ -21,6 +21,32 @@ use serde::de::DeserializeOwned;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use model::*;
 
+/// The pages whose title and description come from `content/pages.yaml` (the rest have a
+/// content file of their own). Validation makes sure each has its entry.
+pub const TEXT_ROUTES: &[&str] = &[
+    "/work-with-me",
+    "/service-not-found.html",
+    "/resources",
+    "/videos",
+    "/events",
+    "/testimonials",
+    "/contact",
+    "/faq",
+    "/pricing",
+    "/group-team-coaching-pricing",
+    "/payment/success",
+    "/auth",
+    "/dashboard",
+    "/admin",
+    "/book-session",
+    "/admin/add-payment",
+    "/admin/client",
+    "/receipt",
+    "/payment/failed",
+    "/newsletter/confirm",
+    "/404.html",
+];
+
 /// One Markdown file: its front matter, body and where it came from.
 #[derive(Debug, Clone)]
 pub struct Entry<M> {
@@ -193,7 +219,7 @@ fn load_dir<M: DeserializeOwned + Send>(
 
 impl Library {
     /// The title and description `content/pages.yaml` gives `route` (validated to exist for
-    /// every route in [`crate::render::plan::TEXT_ROUTES`]).
+    /// every route in [`TEXT_ROUTES`]).
     pub fn page_text<'a>(&'a self, route: &'a str) -> (&'a str, &'a str) {
         self.pages
             .items

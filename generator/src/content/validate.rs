@@ -351,7 +351,7 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
     }
 
     // -- pages.yaml: a title for every page that has no content file of its own
-    for route in crate::render::plan::TEXT_ROUTES {
+    for route in super::TEXT_ROUTES {
         match lib.pages.items.iter().find(|p| p.route == *route) {
             None => out.push(
                 Diagnostic::new(&lib.pages.source, format!("there is no title for {route}")).hint(

@@ -51,31 +51,7 @@ pub struct Planner<'a> {
     pub opts: &'a Options<'a>,
 }
 
-/// The pages whose title and description come from `content/pages.yaml` (the rest have a
-/// content file of their own). Validation makes sure each has its entry.
-pub const TEXT_ROUTES: &[&str] = &[
-    "/work-with-me",
-    "/service-not-found.html",
-    "/resources",
-    "/videos",
-    "/events",
-    "/testimonials",
-    "/contact",
-    "/faq",
-    "/pricing",
-    "/group-team-coaching-pricing",
-    "/payment/success",
-    "/auth",
-    "/dashboard",
-    "/admin",
-    "/book-session",
-    "/admin/add-payment",
-    "/admin/client",
-    "/receipt",
-    "/payment/failed",
-    "/newsletter/confirm",
-    "/404.html",
-];
+pub use crate::content::TEXT_ROUTES;
 
 impl<'a> Planner<'a> {
     /// A page whose title and description are in `content/pages.yaml`.
