@@ -11,7 +11,7 @@
 # -p devserver` there, or a copy of main's target/debug/devserver; a `site` binary from before
 # the dev server left the generator is started as `site serve`); AFTER defaults to this
 # checkout's debug build. Compare builds of the same profile. The corpora come from the shared
-# `pair_corpus.py` (SHARED, default ../shared/bench) and are written to /dev/shm.
+# `bench/corpus/pair_corpus.py` (SHARED to use another copy) and are written to /dev/shm.
 # Everything the script starts is stopped on exit; every wait is bounded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 BEFORE=${BEFORE:?set BEFORE to a devserver (or older site) binary built from main}
 AFTER=$(realpath "${AFTER:-target/debug/devserver}")
 BEFORE=$(realpath "$BEFORE")
-SHARED=${SHARED:-../shared/bench}
+SHARED=${SHARED:-bench/corpus}
 PAGES=${PAGES:-1000 10000}
 IDLE=${IDLE:-60}
 ROUNDS=${ROUNDS:-3}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The generator's speed in one command (issue 12, point 7), on the shared pair corpora
-# (/work/shared/bench, or BENCH_SHARED=DIR): the same N pages for `site` and for Hugo 0.168.
+# (bench/corpus, or BENCH_SHARED=DIR): the same N pages for `site` and for Hugo 0.168.
 #
 #   1. clean builds at 1,000 and 10,000 pages: `site` against Hugo, paired and alternated by
 #      hyperfine (1 warm-up, RUNS counted runs each), old output removed inside the timed command;
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
-SHARED=${BENCH_SHARED:-/work/shared/bench}
+SHARED=${BENCH_SHARED:-$(cd "$(dirname "$0")" && pwd)/corpus}
 SHM=${SHM:-/dev/shm/site-bench}
 RUNS=${RUNS:-5}
 EDITS=${EDITS:-15}
