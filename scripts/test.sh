@@ -10,7 +10,8 @@ echo "== islands: install, type-check, unit tests"
   cd islands
   # `npm install` (not `npm ci`): it installs the lockfile's versions too, and `npm ci` rejects
   # lockfiles written with this machine's omit-lockfile-registry-resolved setting.
-  [ -d node_modules ] || npm install --no-audit --no-fund
+  # (A folder left half-installed by an interrupted run has no tsc: install again.)
+  [ -x node_modules/.bin/tsc ] || npm install --no-audit --no-fund
   ./node_modules/.bin/tsc --noEmit
   NO_COLOR=1 FORCE_COLOR=0 ./node_modules/.bin/vitest run
 ) 2>&1 | tee "$log"
@@ -57,7 +58,7 @@ command -v "${CHROMIUM:-chromium}" >/dev/null || {
 cargo build --quiet --locked -p devserver # the README's one command, which the tests start as a developer would
 (
   cd e2e
-  [ -d node_modules ] || npm install --no-audit --no-fund
+  [ -d node_modules/playwright-core ] || npm install --no-audit --no-fund
   rm -rf artifacts # screenshots of every step land here; the run leaves them behind
   node --test --test-concurrency=1 tests/
 ) 2>&1 | tee -a "$log"

@@ -87,12 +87,13 @@ pub struct OnlinePurchase<'a> {
     pub validity: &'a Validity,
 }
 
-/// Adds the purchase's credits and its history record, once per `tran_ref`.
+/// Adds the purchase's credits and its history record, once per `tran_ref`: what the ledger
+/// did, and the id of the record written (when it was, `Applied::Yes`).
 pub async fn record_online_purchase(
     conn: &mut AnyConnection,
     backend: Backend,
     purchase: &OnlinePurchase<'_>,
-) -> Result<Applied, sqlx::Error> {
+) -> Result<(Applied, Option<String>), sqlx::Error> {
     let id = new_id();
     let lot = NewLot {
         id: &id,
@@ -124,6 +125,7 @@ pub async fn record_online_purchase(
         .bind(format!("Online purchase, package {}", purchase.package_id))
         .execute(&mut *conn)
         .await?;
+        return Ok((applied, Some(id)));
     }
-    Ok(applied)
+    Ok((applied, None))
 }
