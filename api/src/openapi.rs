@@ -215,4 +215,32 @@ mod tests {
         let sign_in = &doc["paths"]["/api/auth/sign-in"]["post"]["responses"];
         assert!(sign_in["429"].is_object(), "{sign_in}");
     }
+
+    /// A query string's fields documented as path parameters (utoipa's `IntoParams` default)
+    /// left clients and fuzzers guessing: every path parameter is in its path, and the rest
+    /// are in the query.
+    #[test]
+    fn every_path_parameter_is_in_its_path() {
+        let doc = serde_json::to_value(super::document()).unwrap();
+        let mut query = 0;
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, op) in item.as_object().unwrap() {
+                for p in op["parameters"].as_array().into_iter().flatten() {
+                    let name = p["name"].as_str().unwrap();
+                    match p["in"].as_str() {
+                        Some("path") => assert!(
+                            path.contains(&format!("{{{name}}}")),
+                            "{method} {path}: `{name}` is not in the path"
+                        ),
+                        Some("query") => query += 1,
+                        other => panic!("{method} {path}: `{name}` in {other:?}"),
+                    }
+                }
+            }
+        }
+        assert!(
+            query >= 9,
+            "the search, filter, range and token parameters are in the query"
+        );
+    }
 }

@@ -95,7 +95,7 @@ pub fn process(
     })?;
     let results: Vec<Result<(String, Processed), Diagnostic>> = sources
         .par_iter()
-        .filter(|a| is_raster(&a.path) || a.path.ends_with(".svg"))
+        .filter(|a| is_raster(a.path) || a.path.ends_with(".svg"))
         .map(|a| {
             if a.path.ends_with(".svg") {
                 let (width, height) = svg_size(a.bytes).unwrap_or((0, 0));

@@ -504,6 +504,7 @@ pub async fn resend_confirmation(
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct TokenQuery {
     token: Option<String>,
 }

@@ -208,6 +208,7 @@ pub struct DashboardView {
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DashboardQuery {
     /// all (default), confirmed, cancelled or pending.
     status: Option<String>,

@@ -174,6 +174,7 @@ pub async fn confirm(
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct UnsubscribeQuery {
     t: Option<String>,
 }

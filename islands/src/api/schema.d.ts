@@ -1862,12 +1862,12 @@ export interface operations {
     };
     clients: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description Part of a name or an email, any case (at most 100 characters). */
-                search: string | null;
+                search?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2328,14 +2328,14 @@ export interface operations {
     };
     payments_csv: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description First day, YYYY-MM-DD (coach's time zone), included. */
-                from: string | null;
+                from?: string;
                 /** @description Last day, YYYY-MM-DD, included. */
-                to: string | null;
+                to?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2347,6 +2347,15 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description The query string is malformed (bad escape, repeated parameter) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -2698,13 +2707,13 @@ export interface operations {
     };
     sessions: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                client_id: string | null;
+            query?: {
+                client_id?: string;
                 /** @description YYYY-MM-DD: sessions on that day in the coach's time zone. */
-                date: string | null;
+                date?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2868,11 +2877,11 @@ export interface operations {
     };
     confirm_email: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string | null;
+            query?: {
+                token?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -2884,7 +2893,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The path holds characters no id has */
+            /** @description The query string is malformed (bad escape, repeated parameter) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query parameter is invalid (named in `fields`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3747,12 +3765,12 @@ export interface operations {
     };
     dashboard: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
+            query?: {
                 /** @description all (default), confirmed, cancelled or pending. */
-                status: string | null;
+                status?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -4043,11 +4061,11 @@ export interface operations {
     };
     unsubscribe_page: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                t: string | null;
+            query?: {
+                t?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -4059,7 +4077,16 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The path holds characters no id has */
+            /** @description The query string is malformed (bad escape, repeated parameter) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query parameter is invalid (named in `fields`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4072,11 +4099,11 @@ export interface operations {
     };
     unsubscribe: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                t: string | null;
+            query?: {
+                t?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
@@ -4088,6 +4115,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The query string is malformed (bad escape, repeated parameter) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Refused: not from the site's own origin (or not allowed for this user) */
             403: {
                 headers: {
@@ -4097,7 +4133,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The path holds characters no id has */
+            /** @description A query parameter is invalid (named in `fields`) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -330,6 +330,7 @@ pub async fn assign_booking(
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct SessionFilter {
     client_id: Option<String>,
     /// YYYY-MM-DD: sessions on that day in the coach's time zone.

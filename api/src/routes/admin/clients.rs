@@ -11,6 +11,7 @@ use crate::extract::{AdminUser, AppQuery};
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ClientSearch {
     /// Part of a name or an email, any case (at most 100 characters).
     search: Option<String>,

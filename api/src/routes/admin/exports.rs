@@ -21,6 +21,7 @@ use crate::extract::{AdminUser, AppQuery};
 use crate::state::AppState;
 
 #[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ExportRange {
     /// First day, YYYY-MM-DD (coach's time zone), included.
     from: Option<String>,
