@@ -1,14 +1,13 @@
+import { urlOf } from "../src/lib/api";
 import { describe, expect, it } from "vitest";
 import {
   badgeVariant,
   canCancel,
   canMarkNoShow,
-  clientsPath,
   fieldErrors,
   hasCredits,
   label,
   needsAttention,
-  sessionsPath,
   statusLabel,
   suggestedClient,
   today,
@@ -220,11 +219,12 @@ describe("admin views", () => {
   });
 
   it("builds the API paths with the filters that are set", () => {
-    expect(clientsPath("")).toBe("/api/admin/clients");
-    expect(clientsPath("  mona a ")).toBe("/api/admin/clients?search=mona%20a");
-    expect(sessionsPath({ clientId: "", date: "" })).toBe("/api/admin/sessions");
-    expect(sessionsPath({ clientId: "c1", date: "2026-11-22" })).toBe("/api/admin/sessions?client_id=c1&date=2026-11-22");
-    expect(sessionsPath({ clientId: "", date: "2026-11-22" })).toBe("/api/admin/sessions?date=2026-11-22");
+    expect(urlOf("/api/admin/clients", { query: { search: "" } })).toBe("/api/admin/clients");
+    expect(urlOf("/api/admin/clients", { query: { search: "mona a" } })).toBe("/api/admin/clients?search=mona%20a");
+    expect(urlOf("/api/admin/sessions", { query: { client_id: "", date: "" } })).toBe("/api/admin/sessions");
+    expect(urlOf("/api/admin/sessions", { query: { client_id: "c1", date: "2026-11-22" } })).toBe("/api/admin/sessions?client_id=c1&date=2026-11-22");
+    expect(urlOf("/api/admin/sessions", { query: { client_id: "", date: "2026-11-22" } })).toBe("/api/admin/sessions?date=2026-11-22");
+    expect(urlOf("/api/admin/clients/{id}/lots", { path: { id: "a/b" } })).toBe("/api/admin/clients/a%2Fb/lots");
   });
 
   it("gives today's date as YYYY-MM-DD in local time", () => {

@@ -1,3 +1,4 @@
+import { urlOf } from "../src/lib/api";
 import { describe, expect, it } from "vitest";
 import {
   POLL_INTERVAL_MS,
@@ -5,14 +6,13 @@ import {
   STATUS_FILTERS,
   VERIFY_DELAY_MS,
   cartIdFrom,
-  dashboardPath,
+  dashboardQuery,
   emptySessionsText,
   failedPath,
   filterLabel,
   joinLink,
   packageQuantity,
   packageQuantityLabel,
-  paymentLookupPath,
   receiptPath,
   schedulerLinkText,
   sessionTitle,
@@ -26,8 +26,8 @@ describe("dashboard session filter (spec §2)", () => {
     expect(STATUS_FILTERS.map(filterLabel)).toEqual(["All", "Confirmed", "Cancelled", "Pending"]);
   });
   it("asks the API with ?status= except for all", () => {
-    expect(dashboardPath("all")).toBe("/api/dashboard");
-    expect(dashboardPath("cancelled")).toBe("/api/dashboard?status=cancelled");
+    expect(urlOf("/api/dashboard", { query: dashboardQuery("all") })).toBe("/api/dashboard");
+    expect(urlOf("/api/dashboard", { query: dashboardQuery("cancelled") })).toBe("/api/dashboard?status=cancelled");
   });
   it("has the spec's empty states", () => {
     expect(emptySessionsText("all")).toBe("No upcoming sessions");
@@ -98,8 +98,7 @@ describe("payment verification (spec §4, §9)", () => {
     expect(cartIdFrom("")).toBeNull();
   });
   it("looks up by cart id, else the latest transaction", () => {
-    expect(paymentLookupPath("abc 1/2")).toBe("/api/payments/by-cart/abc%201%2F2");
-    expect(paymentLookupPath(null)).toBe("/api/payments/latest");
+    expect(urlOf("/api/payments/by-cart/{cart_id}", { path: { cart_id: "abc 1/2" } })).toBe("/api/payments/by-cart/abc%201%2F2");
   });
   it("sends a failed payment to /payment/failed with its cart id", () => {
     expect(failedPath("c&1")).toBe("/payment/failed?cart_id=c%261");

@@ -3,7 +3,7 @@
 // the booking becomes theirs, confirmed (the client gets the confirmation email).
 import { type FormEvent, useId, useState } from "react";
 import { toast } from "sonner";
-import { ApiError, post } from "../lib/api";
+import { ApiError, POST } from "../lib/api";
 import { longDateTime } from "../lib/format";
 import type { BookingView, ClientRow } from "../api/types";
 import { Modal } from "./dialog";
@@ -46,7 +46,7 @@ export function AssignDialog(props: {
     }
     setBusy(true);
     try {
-      const assigned = await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(booking.id)}/assign`, { clientId });
+      const assigned = await POST("/api/admin/bookings/{id}/assign", { clientId }, { path: { id: booking.id } });
       toast.success("Booking Assigned", {
         description: `The session on ${longDateTime(assigned.sessionDate)} is confirmed for ${assigned.clientName ?? client?.full_name ?? "the client"}; one credit was used.`,
       });

@@ -3,7 +3,7 @@
 // with Assign to client and Cancel, and the 10 most recent bookings.
 import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { ApiError, api, post } from "../lib/api";
+import { ApiError, GET, POST } from "../lib/api";
 import { longDateTime, shortDate } from "../lib/format";
 import type { BookingView, ClientRow, SchedulerInfo } from "../api/types";
 import { LOAD_ERROR } from "./guard";
@@ -34,7 +34,7 @@ export function BookingsTab({
 
   useEffect(() => {
     let live = true;
-    Promise.all([api<BookingView[]>("/api/admin/bookings/recent"), api<BookingView[]>("/api/admin/bookings/needs-attention")])
+    Promise.all([GET("/api/admin/bookings/recent"), GET("/api/admin/bookings/needs-attention")])
       .then(([recent, pending]) => {
         if (!live) return;
         setRows(recent);
@@ -59,7 +59,7 @@ export function BookingsTab({
     done.current = false;
     setBusy(true);
     try {
-      await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(booking.id)}/cancel`, {});
+      await POST("/api/admin/bookings/{id}/cancel", {}, { path: { id: booking.id } });
       toast.success("Booking Cancelled", { description: `The session booked by ${who(booking)} is cancelled on the scheduling service. No credit was used.` });
       done.current = true;
       setAction(null);

@@ -2,11 +2,10 @@
 // and the 'Add User' dialog.
 import { Suspense, useEffect, useState } from "react";
 import { toast } from "sonner";
-import { api } from "../lib/api";
+import { GET } from "../lib/api";
 import { shortDate } from "../lib/format";
 import { useNarrow } from "../lib/narrow";
 import type { ClientRow } from "../api/types";
-import { clientsPath } from "./helpers";
 import { CreateUserDialog, preloadDialogs } from "./lazy";
 import { DialogButton, PlusIcon } from "./parts";
 
@@ -81,7 +80,7 @@ export function ClientsTab({ refreshKey, onChanged }: { refreshKey: number; onCh
   useEffect(() => {
     let live = true;
     setLoading(true);
-    api<ClientRow[]>(clientsPath(query))
+    GET("/api/admin/clients", { query: { search: query.trim() } })
       .then((r) => live && setRows(r))
       .catch(() => live && toast.error("Error Loading Clients", { description: "Failed to load clients." }))
       .finally(() => live && setLoading(false));

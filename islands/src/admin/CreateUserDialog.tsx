@@ -2,10 +2,9 @@
 // (spec §3) after the client-side checks of spec §5.
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { ApiError, post } from "../lib/api";
+import { ApiError, POST } from "../lib/api";
 import { Field } from "../lib/ui";
 import { useForm } from "./form";
-import type { CreatedUser } from "../api/types";
 import { ErrorDetails, Modal } from "./dialog";
 import { fieldErrors, label } from "./helpers";
 import { ValidityField } from "./ValidityField";
@@ -60,7 +59,7 @@ export function CreateUserDialog({ open, onOpenChange, onCreated }: { open: bool
     }
     setBusy(true);
     try {
-      const created = await post<CreatedUser>("/api/admin/users", checked.payload);
+      const created = await POST("/api/admin/users", checked.payload);
       if (!created?.success) throw new Error("Failed to create user");
       toast.success("User Created Successfully", {
         description:

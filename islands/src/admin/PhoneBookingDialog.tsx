@@ -2,11 +2,11 @@
 // have credits left (spec §5); a confirmed booking debits one on the server.
 import { type FormEvent, useState } from "react";
 import { toast } from "sonner";
-import { ApiError, post } from "../lib/api";
+import { ApiError, POST } from "../lib/api";
 import { zoneName } from "../lib/format";
 import { Field } from "../lib/ui";
 import { useForm } from "./form";
-import type { BookingView, ClientRow } from "../api/types";
+import type { ClientRow } from "../api/types";
 import { Modal } from "./dialog";
 import { fieldErrors, hasCredits, label } from "./helpers";
 import {
@@ -51,7 +51,7 @@ export function PhoneBookingDialog(props: { open: boolean; onOpenChange: (open: 
     }
     setBusy(true);
     try {
-      const booking = await post<BookingView>("/api/admin/bookings", checked.payload);
+      const booking = await POST("/api/admin/bookings", checked.payload);
       toast.success("Booking Created Successfully", {
         description: `${booking.clientName ?? client?.full_name ?? "The client"}: ${label(booking.status).toLowerCase()} session added.`,
       });

@@ -3,17 +3,21 @@
 // cancellation that kept its credit gets it back, once) actions, and the 'Add Phone Booking' dialog.
 import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import { ApiError, api, post } from "../lib/api";
+import { ApiError, GET, POST } from "../lib/api";
 import { longDateTime } from "../lib/format";
 import type { BookingView, ClientRow } from "../api/types";
 import { LOAD_ERROR } from "./guard";
-import { canCancel, canMarkNoShow, label, sessionsPath } from "./helpers";
+import { canCancel, canMarkNoShow, label } from "./helpers";
 import { ConfirmDialog, PhoneBookingDialog, preloadDialogs } from "./lazy";
 import { AdminBadge, DialogButton, PlusIcon, RowActions } from "./parts";
 
 type Pending = { kind: "cancel" | "no-show" | "waive"; booking: BookingView };
 
-const ACTION_PATH: Record<Pending["kind"], string> = { cancel: "cancel", "no-show": "no-show", waive: "waive" };
+const ACTION_PATH = {
+  cancel: "/api/admin/bookings/{id}/cancel",
+  "no-show": "/api/admin/bookings/{id}/no-show",
+  waive: "/api/admin/bookings/{id}/waive",
+} as const satisfies Record<Pending["kind"], string>;
 
 export function SessionsTab({ clients, refreshKey, onChanged }: { clients: ClientRow[]; refreshKey: number; onChanged: () => void }) {
   const [clientId, setClientId] = useState("");
@@ -30,7 +34,7 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
   useEffect(() => {
     let live = true;
     setLoading(true);
-    api<BookingView[]>(sessionsPath({ clientId, date }))
+    GET("/api/admin/sessions", { query: { client_id: clientId, date } })
       .then((r) => live && setRows(r))
       .catch(() => {
         if (!live) return;
@@ -49,7 +53,7 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
     done.current = false;
     setBusy(true);
     try {
-      await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(booking.id)}/${ACTION_PATH[kind]}`, {});
+      await POST(ACTION_PATH[kind], {}, { path: { id: booking.id } });
       if (kind === "waive") {
         toast.success("Late cancellation waived", { description: `The session credit is back in the account of ${booking.clientName ?? "the client"}.` });
       } else if (kind === "cancel") {

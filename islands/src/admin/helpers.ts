@@ -97,20 +97,6 @@ export function canMarkNoShow(b: { status: string; sessionDate: string }, now: D
 }
 
 /** GET /api/admin/clients, with ?search= when there is something to search for. */
-export function clientsPath(search = ""): string {
-  const s = search.trim();
-  return s ? `/api/admin/clients?search=${encodeURIComponent(s)}` : "/api/admin/clients";
-}
-
-/** GET /api/admin/sessions with the filters that are set. */
-export function sessionsPath(filters: { clientId: string; date: string }): string {
-  const q = new URLSearchParams();
-  if (filters.clientId) q.set("client_id", filters.clientId);
-  if (filters.date) q.set("date", filters.date);
-  const s = q.toString();
-  return s ? `/api/admin/sessions?${s}` : "/api/admin/sessions";
-}
-
 /** The server's field messages, keyed by the form's fields (unknown keys are left out). */
 export function fieldErrors<K extends string>(fields: Record<string, string>, known: readonly K[]): Errors<K> {
   const out: Errors<K> = {};

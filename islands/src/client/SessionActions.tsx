@@ -5,8 +5,8 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import { ConfirmDialog } from "../admin/dialog";
-import type { CancelledSession, SessionView } from "../api/types";
-import { ApiError, post } from "../lib/api";
+import type { SessionView } from "../api/types";
+import { ApiError, POST } from "../lib/api";
 import { longDateTime } from "../lib/format";
 import { webUrl } from "../lib/client-views";
 
@@ -32,7 +32,7 @@ export function SessionActions({ session, newTabNote, onCancelled }: { session: 
   const cancel = async () => {
     setBusy(true);
     try {
-      const done = await post<CancelledSession>(`/api/bookings/${encodeURIComponent(session.id)}/cancel`, {});
+      const done = await POST("/api/bookings/{id}/cancel", {}, { path: { id: session.id } });
       toast.success("Session cancelled", {
         description: done.creditReturned
           ? "Your session credit is back in your account."

@@ -3,9 +3,9 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { useForm } from "../admin/form";
-import type { ClientRow, RecordedPaymentView } from "../api/types";
+import type { ClientRow } from "../api/types";
 import { LoadFailed, useAdminSession } from "../admin/guard";
-import { clientsPath, fieldErrors, label } from "../admin/helpers";
+import { fieldErrors, label } from "../admin/helpers";
 import { ArrowLeftIcon } from "../admin/parts";
 import { ValidityField } from "../admin/ValidityField";
 import {
@@ -16,7 +16,7 @@ import {
   addPaymentDefaults,
   validateAddPayment,
 } from "../admin/validation";
-import { ApiError, api, post } from "../lib/api";
+import { ApiError, GET, POST } from "../lib/api";
 import { shortDate } from "../lib/format";
 import { mountIsland } from "../lib/mount";
 import { Field, Spinner } from "../lib/ui";
@@ -36,7 +36,7 @@ function AddPayment() {
   useEffect(() => {
     if (!session) return;
     let live = true;
-    api<ClientRow[]>(clientsPath())
+    GET("/api/admin/clients")
       .then((c) => live && setClients(c))
       .catch(() => {
         if (!live) return;
@@ -71,11 +71,11 @@ function AddPayment() {
     const name = client?.full_name ?? "The client";
     setBusy(true);
     try {
-      const recorded = await post<RecordedPaymentView>("/api/admin/payments", payload);
+      const recorded = await POST("/api/admin/payments", payload);
       // The credits now available, from the refreshed list (or worked out if it fails).
       let available = (client?.available_credits ?? 0) + payload.sessionsPurchased;
       try {
-        const fresh = await api<ClientRow[]>(clientsPath());
+        const fresh = await GET("/api/admin/clients");
         setClients(fresh);
         available = fresh.find((c) => c.user_id === payload.clientId)?.available_credits ?? available;
       } catch {

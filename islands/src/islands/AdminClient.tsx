@@ -8,10 +8,9 @@ import { PaymentsSection, SessionsSection } from "../admin/client/HistorySection
 import { AccountSection, ProfileSection } from "../admin/client/ProfileSection";
 import { preloadClientDialogs } from "../admin/client/lazy";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
-import { sessionsPath } from "../admin/helpers";
 import { ArrowLeftIcon } from "../admin/parts";
 import type { BookingView, ClientDetailView, LotView } from "../api/types";
-import { ApiError, api } from "../lib/api";
+import { ApiError, GET } from "../lib/api";
 import { mountIsland } from "../lib/mount";
 import { Spinner } from "../lib/ui";
 
@@ -28,7 +27,7 @@ function AdminClient() {
   const loadLots = useCallback(async () => {
     setLotsFailed(null);
     try {
-      setLots(await api<LotView[]>(`/api/admin/clients/${encodeURIComponent(id)}/lots`));
+      setLots(await GET("/api/admin/clients/{id}/lots", { path: { id } }));
     } catch (e) {
       console.error("client lots", e);
       setLotsFailed(e instanceof ApiError && e.status !== 0 ? `Failed to load the credits by lot: ${e.message}` : "Failed to load the credits by lot.");
@@ -38,8 +37,8 @@ function AdminClient() {
   const load = useCallback(async () => {
     try {
       const [detail, list] = await Promise.all([
-        api<ClientDetailView>(`/api/admin/clients/${encodeURIComponent(id)}`),
-        api<BookingView[]>(sessionsPath({ clientId: id, date: "" })),
+        GET("/api/admin/clients/{id}", { path: { id } }),
+        GET("/api/admin/sessions", { query: { client_id: id } }),
       ]);
       setClient(detail);
       setSessions(list);

@@ -9,9 +9,8 @@ import { ExportPanel } from "../admin/ExportPanel";
 import { SessionsTab } from "../admin/SessionsTab";
 import { type AdminStats, type ClientRow, type SchedulerInfo } from "../api/types";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
-import { clientsPath } from "../admin/helpers";
 import { preloadDialogs } from "../admin/lazy";
-import { api } from "../lib/api";
+import { GET } from "../lib/api";
 import { formatMoney } from "../lib/format";
 import { mountIsland } from "../lib/mount";
 import { go, signOut } from "../lib/session";
@@ -70,7 +69,7 @@ function AdminDashboard() {
   useEffect(() => {
     if (!session) return;
     let live = true;
-    Promise.all([api<AdminStats>("/api/admin/stats"), api<ClientRow[]>(clientsPath())])
+    Promise.all([GET("/api/admin/stats"), GET("/api/admin/clients")])
       .then(([s, c]) => {
         if (!live) return;
         setStats(s);
@@ -91,7 +90,7 @@ function AdminDashboard() {
   // The external scheduling page (for the Booking Management link); optional.
   useEffect(() => {
     if (!session) return;
-    api<SchedulerInfo>("/api/dashboard")
+    GET("/api/dashboard")
       .then((d) => setScheduler({ schedulerUrl: d.schedulerUrl, schedulerName: d.schedulerName }))
       .catch(() => setScheduler(null));
   }, [session]);

@@ -3,8 +3,7 @@
 // after email confirmation, ?reset=<token> to choose a new password.
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
-import type { ResetConfirmBody, ResetRequestBody } from "../api/types";
-import { ApiError, post } from "../lib/api";
+import { ApiError, POST } from "../lib/api";
 import { flashAfterRedirect } from "../lib/flash";
 import AuthTabs from "../lib/AuthTabs";
 import { mountIsland } from "../lib/mount";
@@ -24,7 +23,7 @@ function ResetPassword({ token }: { token: string }) {
         if (password.length < 6) return setError("Password must be at least 6 characters");
         setBusy(true);
         try {
-          const session = await post<Session>("/api/auth/password-reset/confirm", { token, password } satisfies ResetConfirmBody);
+          const session = await POST("/api/auth/password-reset/confirm", { token, password });
           flashAfterRedirect("Password changed", "You are signed in with your new password.");
           go(homeFor(session.profile.role));
         } catch (err) {
@@ -68,7 +67,7 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
         e.preventDefault();
         setBusy(true);
         try {
-          await post("/api/auth/password-reset", { email } satisfies ResetRequestBody);
+          await POST("/api/auth/password-reset", { email });
           setSent(true);
         } catch (err) {
           toast.error("Error", { description: err instanceof ApiError ? err.message : "Please try again." });

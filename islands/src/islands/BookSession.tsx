@@ -5,7 +5,7 @@
 // says the booking is being confirmed and asks the API again until the webhook has landed.
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
-import { api } from "../lib/api";
+import { GET } from "../lib/api";
 import type { BookSessionView } from "../api/types";
 import { webUrl } from "../lib/client-views";
 import { mountIsland } from "../lib/mount";
@@ -121,7 +121,7 @@ function BookSession() {
     try {
       const target = redirectFor("book-session", await currentSession());
       if (target) return go(target);
-      setView(await api<BookSessionView>("/api/book-session"));
+      setView(await GET("/api/book-session"));
     } catch (e) {
       console.error("book-session load", e);
       toast.error("Error", { description: LOAD_ERROR });
@@ -151,7 +151,7 @@ function BookSession() {
         await new Promise((resolve) => setTimeout(resolve, wait));
         if (!alive) return;
         try {
-          const next = await api<BookSessionView>("/api/book-session");
+          const next = await GET("/api/book-session");
           if (!alive) return;
           if (start === null || next.availableCredits < start) {
             // Keep the scheduler's frame (it shows the booking) even at 0 credits left.

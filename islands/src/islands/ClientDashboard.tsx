@@ -6,12 +6,12 @@
 // Signed-out visitors go to /auth, admins to /admin.
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
-import { ApiError, api, post, put } from "../lib/api";
-import { type AccountView, type DashboardView, type PaymentHistoryBody, type PaymentRecordView, type SessionView } from "../api/types";
+import { ApiError, GET, POST, PUT } from "../lib/api";
+import { type AccountView, type DashboardView, type PaymentRecordView, type SessionView } from "../api/types";
 import {
   STATUS_FILTERS,
   type StatusFilter,
-  dashboardPath,
+  dashboardQuery,
   emptySessionsText,
   filterLabel,
   joinLink,
@@ -275,7 +275,7 @@ function PaymentHistory(props: { account: AccountView; payments: PaymentRecordVi
   const change = async (show: boolean) => {
     setBusy(true);
     try {
-      const account = await put<AccountView>("/api/dashboard/payment-history", { show } satisfies PaymentHistoryBody);
+      const account = await PUT("/api/dashboard/payment-history", { show });
       moveFocus.current = account.showPaymentHistory !== shown;
       setChecked(account.showPaymentHistory);
       props.onAccount(account);
@@ -372,7 +372,7 @@ function ClientDashboard() {
       const target = redirectFor("dashboard", current);
       if (target) return go(target);
       setSession(current);
-      const view = await api<DashboardView>(dashboardPath("all"));
+      const view = await GET("/api/dashboard", { query: dashboardQuery("all") });
       if (mine !== request.current) return;
       setData(view);
       setFilter("all");
@@ -395,7 +395,7 @@ function ClientDashboard() {
     setFilter(next);
     setFiltering(true);
     try {
-      const view = await api<DashboardView>(dashboardPath(next));
+      const view = await GET("/api/dashboard", { query: dashboardQuery(next) });
       if (mine !== request.current) return;
       // Keep the payment-history preference the client may have changed meanwhile.
       setData((d) => ({ ...view, account: d ? { ...view.account, showPaymentHistory: d.account.showPaymentHistory } : view.account }));
@@ -412,7 +412,7 @@ function ClientDashboard() {
   const reload = async () => {
     const mine = ++request.current;
     try {
-      const view = await api<DashboardView>(dashboardPath(filter));
+      const view = await GET("/api/dashboard", { query: dashboardQuery(filter) });
       if (mine === request.current) {
         setData((d) => ({ ...view, account: d ? { ...view.account, showPaymentHistory: d.account.showPaymentHistory } : view.account }));
       }
@@ -426,14 +426,14 @@ function ClientDashboard() {
   const answer = async (session: SessionView, what: Answer) => {
     setAnswering(session.id);
     try {
-      await post(`/api/bookings/${encodeURIComponent(session.id)}/${what}`, {});
+      await POST(what === "claim" ? "/api/bookings/{id}/claim" : "/api/bookings/{id}/disown", {}, { path: { id: session.id } });
       if (what === "claim") {
         toast.success("Session confirmed", { description: `Your session on ${longDateTime(session.sessionDate)} is confirmed; 1 credit was used.` });
       } else {
         toast.success("Thank you", { description: "The session is removed from your dashboard, and the coach will look into it. No credit was used." });
       }
       const mine = ++request.current;
-      const view = await api<DashboardView>(dashboardPath(filter));
+      const view = await GET("/api/dashboard", { query: dashboardQuery(filter) });
       if (mine === request.current) {
         setData((d) => ({ ...view, account: d ? { ...view.account, showPaymentHistory: d.account.showPaymentHistory } : view.account }));
       }

@@ -3,7 +3,7 @@
 // asks again while it is pending (about 30 s), then shows the receipt. Verification errors are
 // only logged (spec §8); the page then says, gently, that the payment is being confirmed.
 import { useEffect, useRef, useState } from "react";
-import { api } from "../lib/api";
+import { GET } from "../lib/api";
 import { type PaymentView } from "../api/types";
 import {
   POLL_INTERVAL_MS,
@@ -12,7 +12,6 @@ import {
   failedPath,
   packageQuantity,
   packageQuantityLabel,
-  paymentLookupPath,
   verifyStep,
 } from "../lib/client-views";
 import { formatMoney } from "../lib/format";
@@ -121,7 +120,7 @@ function PaymentSuccess() {
       while (alive) {
         let payment: PaymentView;
         try {
-          payment = await api<PaymentView>(paymentLookupPath(cartId));
+          payment = await (cartId ? GET("/api/payments/by-cart/{cart_id}", { path: { cart_id: cartId } }) : GET("/api/payments/latest"));
         } catch (e) {
           // Spec §8: payment verification errors are logged only.
           console.error("payment verification", e);

@@ -9,8 +9,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Suspense, lazy, useEffect, useState } from "react";
 import { toast } from "sonner";
-import { ApiError, post } from "../lib/api";
-import { type Money, type PurchaseBody, type RedirectView } from "../api/types";
+import { ApiError, POST } from "../lib/api";
+import { type Money, type PurchaseBody } from "../api/types";
 import { formatMoney } from "../lib/format";
 import { signedInHint } from "../lib/hint";
 import { mountIsland } from "../lib/mount";
@@ -92,7 +92,7 @@ function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { pkg: ChosenPack
     try {
       // Without a version (the catalogue could not be read), the API prices from its newest.
       const catalogueVersion = pkg.catalogueVersion ?? (await publishedCatalogueVersion());
-      const { redirectUrl } = await post<Partial<RedirectView>>("/api/payments/paytabs/create", {
+      const { redirectUrl } = await POST("/api/payments/paytabs/create", {
         packageType: pkg.type,
         sessions: pkg.sessions,
         // Requests carry amounts in pounds (the API compares this with the catalogue's price).

@@ -3,7 +3,7 @@
 // receipt). Signed-out visitors go to /auth; anyone else's receipt reads as not found.
 import { useEffect, useState } from "react";
 import type { ReceiptView } from "../api/types";
-import { ApiError, api } from "../lib/api";
+import { ApiError, GET } from "../lib/api";
 import { formatMoney, sessions, shortDate } from "../lib/format";
 import { mountIsland } from "../lib/mount";
 import { methodLabel } from "../lib/payment-methods";
@@ -22,7 +22,7 @@ function Receipt() {
         const session = await currentSession();
         if (!session) return go("/auth");
         setBack(homeFor(session.profile.role));
-        setReceipt(await api<ReceiptView>(`/api/receipts/${encodeURIComponent(id)}`));
+        setReceipt(await GET("/api/receipts/{payment_id}", { path: { payment_id: id } }));
       } catch (e) {
         console.error("receipt", e);
         setProblem(e instanceof ApiError && e.status === 404 ? "Receipt not found. It may belong to another account." : "Failed to load the receipt. Please try again.");

@@ -1,7 +1,7 @@
 // The dashboard's word on an unconfirmed email: the account works before it is confirmed, so
 // this says what confirming is for and lets the client have the link sent again.
 import { useState } from "react";
-import { ApiError, post } from "./api";
+import { ApiError, POST } from "./api";
 
 type State = "idle" | "sending" | "sent" | "error";
 
@@ -11,7 +11,7 @@ export function ConfirmEmailBanner({ email }: { email: string }) {
   const resend = async () => {
     setState("sending");
     try {
-      await post<{ status: string }>("/api/auth/confirm/resend", {});
+      await POST("/api/auth/confirm/resend", {});
       setState("sent");
     } catch (e) {
       setError(e instanceof ApiError && e.status !== 0 && e.status < 500 ? e.message : "We could not send the email. Please try again later.");

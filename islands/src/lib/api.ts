@@ -1,5 +1,9 @@
 // The API client every island uses: same-origin JSON, the one error shape of the API
-// (`{ error: { code, message, fields? } }`) turned into ApiError.
+// (`{ error: { code, message, fields? } }`) turned into ApiError, and calls typed by the API's
+// own OpenAPI document (schema.d.ts): `GET("/api/admin/clients/{id}", { path: { id } })`
+// answers the route's documented body, and a POST takes the route's documented request body,
+// so no caller picks a type and a route the API does not have does not compile.
+import type { paths } from "../api/schema";
 import type { ErrorBody } from "../api/types";
 import { takeEarlyRead } from "./early";
 
@@ -16,7 +20,7 @@ export class ApiError extends Error {
 
 type Method = "GET" | "POST" | "PUT";
 
-export async function api<T>(path: string, method: Method = "GET", body?: unknown): Promise<T> {
+async function api<T>(path: string, method: Method = "GET", body?: unknown): Promise<T> {
   let res: Response;
   try {
     const early = method === "GET" && body === undefined ? takeEarlyRead(path) : undefined;
@@ -39,5 +43,53 @@ export async function api<T>(path: string, method: Method = "GET", body?: unknow
   return data as T;
 }
 
-export const post = <T>(path: string, body: unknown = {}) => api<T>(path, "POST", body);
-export const put = <T>(path: string, body: unknown = {}) => api<T>(path, "PUT", body);
+type Verb = "get" | "post" | "put";
+/** The API's paths that answer `verb`. */
+export type PathsWith<V extends Verb> = {
+  [P in keyof paths]: paths[P] extends { [K in V]: object } ? P : never;
+}[keyof paths];
+type Op<P extends keyof paths, V extends Verb> = paths[P] extends { [K in V]: infer O } ? O : never;
+type JsonOf<R> = R extends { content: { "application/json": infer B } } ? B : undefined;
+/** The body of an operation's success answer (200, 201, 202; nothing for 204). */
+export type Answer<O> = O extends { responses: infer Rs } ? JsonOf<Rs[Extract<keyof Rs, 200 | 201 | 202 | 204>]> : never;
+/** An operation's JSON request body. */
+export type RequestBody<O> = O extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
+type Params<O> = O extends { parameters: infer Ps } ? Ps : never;
+type Query<O> = Params<O> extends { query?: infer Q } ? ([Q] extends [never] ? never : Q) : never;
+/** Where a call goes: the path's `{names}`, and the query's fields (unset ones are left out). */
+type Call<O> = (Params<O> extends { path: infer PP } ? { path: PP } : { path?: undefined }) & { query?: Query<O> };
+/** The call's `path` is required when the route's path has parameters. */
+type CallArgs<O> = Params<O> extends { path: object } ? [call: Call<O>] : [call?: Call<O>];
+
+/**
+ * The URL of a call: each `{name}` of the template replaced by its value (encoded), then the
+ * query's set fields in their order: `/api/admin/sessions?client_id=…&date=…`.
+ */
+export function urlOf(template: string, call?: { path?: unknown; query?: unknown }): string {
+  const values = (call?.path ?? {}) as Record<string, unknown>;
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(values[name] ?? "")));
+  const query = Object.entries((call?.query ?? {}) as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined && v !== null && v !== "")
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  return query.length ? `${path}?${query.join("&")}` : path;
+}
+
+export function GET<P extends PathsWith<"get">>(path: P, ...[call]: CallArgs<Op<P, "get">>): Promise<Answer<Op<P, "get">>> {
+  return api(urlOf(path, call), "GET");
+}
+
+export function POST<P extends PathsWith<"post">>(
+  path: P,
+  body: RequestBody<Op<P, "post">>,
+  ...[call]: CallArgs<Op<P, "post">>
+): Promise<Answer<Op<P, "post">>> {
+  return api(urlOf(path, call), "POST", body);
+}
+
+export function PUT<P extends PathsWith<"put">>(
+  path: P,
+  body: RequestBody<Op<P, "put">>,
+  ...[call]: CallArgs<Op<P, "put">>
+): Promise<Answer<Op<P, "put">>> {
+  return api(urlOf(path, call), "PUT", body);
+}

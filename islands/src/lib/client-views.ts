@@ -15,8 +15,8 @@ export function filterLabel(filter: StatusFilter): string {
 }
 
 /** The dashboard call for a filter: all is the API's default. */
-export function dashboardPath(filter: StatusFilter): string {
-  return filter === "all" ? "/api/dashboard" : `/api/dashboard?status=${filter}`;
+export function dashboardQuery(filter: StatusFilter): { status?: Exclude<StatusFilter, "all"> } {
+  return filter === "all" ? {} : { status: filter };
 }
 
 /** Empty state of the session list (spec §2). */
@@ -73,10 +73,6 @@ export function cartIdFrom(search: string): string | null {
 }
 
 /** The transaction lookup: by cart id, else the signed-in user's latest (spec §7). */
-export function paymentLookupPath(cartId: string | null): string {
-  return cartId ? `/api/payments/by-cart/${encodeURIComponent(cartId)}` : "/api/payments/latest";
-}
-
 export function failedPath(cartId: string | null | undefined): string {
   return cartId ? `/payment/failed?cart_id=${encodeURIComponent(cartId)}` : "/payment/failed";
 }

@@ -1,7 +1,7 @@
 // Who is signed in, and where each role belongs (spec §6: admins → /admin, clients →
 // /dashboard, signed-out visitors → /auth).
-import type { Role, Session, SignInBody, SignUpBody } from "../api/types";
-import { ApiError, api, post } from "./api";
+import type { Role, Session } from "../api/types";
+import { ApiError, GET, POST } from "./api";
 import { signedInHint } from "./hint";
 
 export { signedInHint };
@@ -12,19 +12,19 @@ export type { Role, Session };
 export async function currentSession(): Promise<Session | null> {
   if (!signedInHint()) return null;
   try {
-    return await api<Session>("/api/auth/session");
+    return await GET("/api/auth/session");
   } catch (e) {
     if (e instanceof ApiError && e.status === 401) return null;
     throw e;
   }
 }
 
-export const signIn = (email: string, password: string) => post<Session>("/api/auth/sign-in", { email, password } satisfies SignInBody);
+export const signIn = (email: string, password: string) => POST("/api/auth/sign-in", { email, password });
 
 export const signUp = (fullName: string, email: string, password: string, phone?: string) =>
-  post<Session>("/api/auth/sign-up", { full_name: fullName, email, password, phone: phone || undefined } satisfies SignUpBody);
+  POST("/api/auth/sign-up", { full_name: fullName, email, password, phone: phone || undefined });
 
-export const signOut = () => post<void>("/api/auth/sign-out", {});
+export const signOut = () => POST("/api/auth/sign-out", {});
 
 /** The page a role lands on after signing in. */
 export function homeFor(role: Role): string {

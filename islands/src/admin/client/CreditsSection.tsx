@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import type { ClientDetailView, LotView } from "../../api/types";
-import { ApiError, post } from "../../lib/api";
+import { ApiError, POST } from "../../lib/api";
 import { shortDate } from "../../lib/format";
 import { COMPACT_CELL, COMPACT_HEAD, COMPACT_TABLE, useNarrow } from "../../lib/narrow";
 import { Field } from "../../lib/ui";
@@ -31,7 +31,7 @@ export function CreditsSection({ client, onChange, lots }: { client: ClientDetai
     if (!checked.ok) return form.setErrors(checked.errors);
     setBusy(true);
     try {
-      onChange(await post<ClientDetailView>(`/api/admin/clients/${encodeURIComponent(client.userId)}/credits`, checked.payload));
+      onChange(await POST("/api/admin/clients/{id}/credits", checked.payload, { path: { id: client.userId } }));
       // Added credits are a lot of their own; removed ones leave the lots that expire first.
       lots.reload();
       toast.success("Credits adjusted", { description: `${signed(checked.payload.delta)} credits: ${checked.payload.reason}` });

@@ -3,7 +3,7 @@
 import { type FormEvent, useId, useState } from "react";
 import { toast } from "sonner";
 import type { Complete, ExtendLotBody, LotView } from "../../api/types";
-import { ApiError, post } from "../../lib/api";
+import { ApiError, POST } from "../../lib/api";
 import { coachTimeZone, shortDate } from "../../lib/format";
 import { Field } from "../../lib/ui";
 import { addDays, addMonths, checkExtend, dayIn, lotSource } from "../client-page";
@@ -30,7 +30,7 @@ export function ExtendLotDialog(props: { lot: LotView; onClose: () => void; onEx
     setBusy(true);
     try {
       const body: Complete<ExtendLotBody> = checked.payload;
-      const extended = await post<LotView>(`/api/admin/lots/${encodeURIComponent(lot.id)}/extend`, body);
+      const extended = await POST("/api/admin/lots/{id}/extend", body, { path: { id: lot.id } });
       toast.success("Expiry extended", {
         description: `${extended.remaining} unused ${extended.remaining === 1 ? "credit" : "credits"} can now be used through ${shortDate(extended.expiresOn)}.`,
       });

@@ -3,7 +3,7 @@
 import { Suspense, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { BookingView, ClientPaymentView, RefundRow } from "../../api/types";
-import { ApiError, post } from "../../lib/api";
+import { ApiError, POST } from "../../lib/api";
 import { formatMoney, longDateTime, shortDate } from "../../lib/format";
 import { AdminBadge, DialogButton, RowActions } from "../parts";
 import { COMPACT_CELL, COMPACT_HEAD, COMPACT_TABLE, useNarrow } from "../../lib/narrow";
@@ -191,7 +191,7 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
     setBusy(true);
     done.current = false;
     try {
-      await post<BookingView>(`/api/admin/bookings/${encodeURIComponent(b.id)}/waive`, {});
+      await POST("/api/admin/bookings/{id}/waive", {}, { path: { id: b.id } });
       done.current = true;
       toast.success("Late cancellation waived", { description: "The session credit is back in the client's account." });
       setWaiving(null);

@@ -4,7 +4,7 @@
 import { Suspense, useId, useState } from "react";
 import { toast } from "sonner";
 import type { ClientDetailView } from "../../api/types";
-import { ApiError, post, put } from "../../lib/api";
+import { ApiError, POST, PUT } from "../../lib/api";
 import { shortDate } from "../../lib/format";
 import { Field } from "../../lib/ui";
 import { checkProfile } from "../client-page";
@@ -17,14 +17,13 @@ export function ProfileSection({ client, onChange }: { client: ClientDetailView;
   const id = useId();
   const form = useForm(() => ({ fullName: client.fullName, phone: client.phone ?? "", role: client.role as string }));
   const [saving, setSaving] = useState(false);
-  const base = `/api/admin/clients/${encodeURIComponent(client.userId)}`;
 
   const save = async () => {
     const checked = checkProfile(form.values);
     if (!checked.ok) return form.setErrors(checked.errors);
     setSaving(true);
     try {
-      onChange(await put<ClientDetailView>(base, checked.payload));
+      onChange(await PUT("/api/admin/clients/{id}", checked.payload, { path: { id: client.userId } }));
       toast.success("Profile saved");
     } catch (e) {
       if (e instanceof ApiError) form.setErrors(fieldErrors(e.fields, ["fullName", "phone", "role"] as const));
@@ -95,12 +94,11 @@ export function AccountSection({ client, onChange }: { client: ClientDetailView;
   const id = useId();
   const [confirming, setConfirming] = useState(false);
   const [switching, setSwitching] = useState(false);
-  const base = `/api/admin/clients/${encodeURIComponent(client.userId)}`;
   const active = !client.deactivatedAt;
   const switchActive = async () => {
     setSwitching(true);
     try {
-      onChange(await post<ClientDetailView>(`${base}/${active ? "deactivate" : "reactivate"}`, {}));
+      onChange(await POST(active ? "/api/admin/clients/{id}/deactivate" : "/api/admin/clients/{id}/reactivate", {}, { path: { id: client.userId } }));
       toast.success(active ? "Account deactivated" : "Account reactivated", {
         description: active ? "They are signed out everywhere and cannot sign in. Their history stays." : "They can sign in again.",
       });

@@ -5,7 +5,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { ClientPaymentView, Complete, Refundable, RefundPaymentBody, RefundRow } from "../../api/types";
-import { ApiError, api, post } from "../../lib/api";
+import { ApiError, GET, POST } from "../../lib/api";
 import { formatMoney, shortDate } from "../../lib/format";
 import { Field, Spinner } from "../../lib/ui";
 import { checkRefund, refundAction, refundDefaults, refundSuggestion } from "../client-page";
@@ -43,7 +43,7 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
     setLoadError(null);
     setInfo(null);
     try {
-      const r = await api<Refundable>(`/api/admin/payments/${encodeURIComponent(payment.id)}/refund`);
+      const r = await GET("/api/admin/payments/{id}/refund", { path: { id: payment.id } });
       form.reset(refundDefaults());
       setInfo(r);
     } catch (err) {
@@ -72,7 +72,7 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
     setBusy(true);
     try {
       const body: Complete<RefundPaymentBody, "reason"> = checked.payload;
-      const row = await post<RefundRow>(`/api/admin/payments/${encodeURIComponent(payment.id)}/refund`, body);
+      const row = await POST("/api/admin/payments/{id}/refund", body, { path: { id: payment.id } });
       announce(row);
       props.onRefunded();
       props.onClose();
