@@ -6,16 +6,8 @@
 use serde_json::{Value, json};
 
 use crate::payments::{admin, client, credits, hosted_page, post_return, press};
-use crate::support::{PAYTABS_KEY, TestApp, assert_ledger_verifies, error_of, spawn_app};
+use crate::support::{PAYTABS_KEY, TestApp, assert_ledger_verifies, error_of, spawn_app, user_id};
 use api::domain::credits::{debit_one, refund_one};
-
-async fn user_id(app: &TestApp, email: &str) -> String {
-    sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-        .bind(email)
-        .fetch_one(&app.state.db.pool)
-        .await
-        .unwrap()
-}
 
 /// An offline payment of `sessions` credits lasting `months`; returns the payment's id.
 async fn pay_offline(

@@ -7,15 +7,9 @@ use std::sync::atomic::Ordering;
 use serde_json::{Value, json};
 
 use crate::payments::{admin, client, credits, hosted_page, post_return, press};
-use crate::support::{TestApp, assert_ledger_verifies, error_of, pay_offline_today, spawn_app};
-
-async fn user_id(app: &TestApp, email: &str) -> String {
-    sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-        .bind(email)
-        .fetch_one(&app.state.db.pool)
-        .await
-        .unwrap()
-}
+use crate::support::{
+    TestApp, assert_ledger_verifies, error_of, pay_offline_today, spawn_app, user_id,
+};
 
 /// `n` refund requests sent at the same moment; their statuses.
 async fn race_refunds(app: &TestApp, boss: &reqwest::Client, path: &str, body: Value) -> Vec<u16> {

@@ -571,3 +571,12 @@ pub async fn pay_offline_today(
     let body: Value = r.json().await.unwrap();
     body["id"].as_str().unwrap().to_string()
 }
+
+/// The id of the account with this email.
+pub async fn user_id(app: &TestApp, email: &str) -> String {
+    sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
+        .bind(email)
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap()
+}
