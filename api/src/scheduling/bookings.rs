@@ -317,8 +317,9 @@ async fn created(
     };
     sqlx::query(
         "INSERT INTO bookings (id, client_id, session_date, session_end, status, created_at, google_meet_link, session_notes, source,
-                               credit_debited, invitee_email, invitee_name, calendly_event_uri, calendly_invitee_uri, cancel_url, reschedule_url, disowned_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'calendly', $9, $10, $11, $12, $13, $14, $15, $16)",
+                               credit_debited, invitee_email, invitee_name, calendly_event_uri, calendly_invitee_uri, cancel_url, reschedule_url, disowned_at,
+                               credit_lot_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'calendly', $9, $10, $11, $12, $13, $14, $15, $16, $17)",
     )
     .bind(&booking_id)
     .bind(&client_id)
@@ -336,9 +337,10 @@ async fn created(
     .bind(inv.cancel_url)
     .bind(inv.reschedule_url)
     .bind(&disowned_at)
+    // The lot its credit came from (a cancel gives it back there), written with the row.
+    .bind(credit_lot.as_deref())
     .execute(&mut *tx)
     .await?;
-    remember_credit_lot(tx, &booking_id, credit_lot.as_deref()).await?;
     let mut details = session_details(state, &booking_id, title, inv.start, inv.end, inv.meet_link);
     if let Some(old) = old_invitee {
         // The rescheduled event keeps its UID in the client's calendar, with the next SEQUENCE.
