@@ -65,22 +65,42 @@ pub struct AuthSessionView {
     pub profile: ProfileView,
 }
 
-impl From<&AuthUser> for AuthSessionView {
-    fn from(u: &AuthUser) -> AuthSessionView {
+impl AuthSessionView {
+    fn new(
+        user_id: &str,
+        email: &str,
+        email_confirmed: bool,
+        full_name: &str,
+        phone: Option<&str>,
+        role: Role,
+    ) -> AuthSessionView {
         AuthSessionView {
             user: UserView {
-                id: u.user_id.clone(),
-                email: u.email.clone(),
-                email_confirmed: u.email_confirmed,
+                id: user_id.to_string(),
+                email: email.to_string(),
+                email_confirmed,
             },
             profile: ProfileView {
-                user_id: u.user_id.clone(),
-                full_name: u.full_name.clone(),
-                email: u.email.clone(),
-                phone: u.phone.clone(),
-                role: u.role,
+                user_id: user_id.to_string(),
+                full_name: full_name.to_string(),
+                email: email.to_string(),
+                phone: phone.map(str::to_string),
+                role,
             },
         }
+    }
+}
+
+impl From<&AuthUser> for AuthSessionView {
+    fn from(u: &AuthUser) -> AuthSessionView {
+        AuthSessionView::new(
+            &u.user_id,
+            &u.email,
+            u.email_confirmed,
+            &u.full_name,
+            u.phone.as_deref(),
+            u.role,
+        )
     }
 }
 
@@ -188,20 +208,14 @@ async fn create_session(
     .bind(ip)
     .execute(&mut *conn)
     .await?;
-    let view = AuthSessionView {
-        user: UserView {
-            id: user_id.to_string(),
-            email: user.email.clone(),
-            email_confirmed: user.email_confirmed_at.is_some(),
-        },
-        profile: ProfileView {
-            user_id: user_id.to_string(),
-            full_name: user.full_name,
-            email: user.email,
-            phone: user.phone,
-            role: user.role,
-        },
-    };
+    let view = AuthSessionView::new(
+        user_id,
+        &user.email,
+        user.email_confirmed_at.is_some(),
+        &user.full_name,
+        user.phone.as_deref(),
+        user.role,
+    );
     Ok(Some(Started { token, view }))
 }
 

@@ -5,7 +5,8 @@ import { toast } from "sonner";
 import type { ClientDetailView, LotView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { shortDate } from "../../lib/format";
-import { COMPACT_CELL, COMPACT_HEAD, COMPACT_TABLE, useNarrow } from "../../lib/narrow";
+import { COMPACT_CELL, useNarrow } from "../../lib/narrow";
+import { CompactTable } from "../CompactTable";
 import { Field } from "../../lib/ui";
 import { checkAdjust, ledgerKind, signed } from "../client-page";
 import { useForm } from "../form";
@@ -88,42 +89,25 @@ export function CreditsSection({ client, onChange, lots }: { client: ClientDetai
       {client.ledger.length === 0 ? (
         <p className="admin-muted">No credit changes yet.</p>
       ) : narrow ? (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Credit ledger">
-          <table className="admin-table" style={COMPACT_TABLE}>
-            <thead>
-              <tr>
-                <th scope="col" style={COMPACT_HEAD}>
-                  Change
-                </th>
-                <th scope="col" className="num" style={{ ...COMPACT_HEAD, textAlign: "right" }}>
-                  Credits
-                </th>
-                <th scope="col" className="num" style={{ ...COMPACT_HEAD, textAlign: "right" }}>
-                  Used
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {client.ledger.map((l) => (
-                <tr key={l.id}>
-                  <td style={COMPACT_CELL}>
-                    {ledgerKind(l.kind)}
-                    <span className="admin-table__sub">
-                      {shortDate(l.createdAt)}
-                      {l.note ? ` · ${l.note}` : ""}
-                    </span>
-                  </td>
-                  <td className="num" style={{ ...COMPACT_CELL, textAlign: "right" }}>
-                    {signed(l.deltaTotal)}
-                  </td>
-                  <td className="num" style={{ ...COMPACT_CELL, textAlign: "right" }}>
-                    {signed(l.deltaUsed)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CompactTable label="Credit ledger" columns={[{ name: "Change" }, { name: "Credits", numeric: true }, { name: "Used", numeric: true }]}>
+          {client.ledger.map((l) => (
+            <tr key={l.id}>
+              <td style={COMPACT_CELL}>
+                {ledgerKind(l.kind)}
+                <span className="admin-table__sub">
+                  {shortDate(l.createdAt)}
+                  {l.note ? ` · ${l.note}` : ""}
+                </span>
+              </td>
+              <td className="num" style={{ ...COMPACT_CELL, textAlign: "right" }}>
+                {signed(l.deltaTotal)}
+              </td>
+              <td className="num" style={{ ...COMPACT_CELL, textAlign: "right" }}>
+                {signed(l.deltaUsed)}
+              </td>
+            </tr>
+          ))}
+        </CompactTable>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Credit ledger">
           <table className="data-table admin-table">

@@ -6,7 +6,8 @@ import type { BookingView, ClientPaymentView, RefundRow } from "../../api/types"
 import { ApiError, POST } from "../../lib/api";
 import { formatMoney, longDateTime, shortDate } from "../../lib/format";
 import { AdminBadge, DialogButton, RowActions } from "../parts";
-import { COMPACT_CELL, COMPACT_HEAD, COMPACT_TABLE, useNarrow } from "../../lib/narrow";
+import { COMPACT_CELL, useNarrow } from "../../lib/narrow";
+import { CompactTable } from "../CompactTable";
 import { methodLabel } from "../../lib/payment-methods";
 import { ConfirmDialog, RefundDialog, preloadClientDialogs } from "./lazy";
 
@@ -47,55 +48,41 @@ function ReceiptLink({ p }: { p: ClientPaymentView }) {
  *  Refund on the right) and per refund, instead of a card of seven labelled lines. */
 function CompactPayments({ payments, refunds, onRefund }: { payments: ClientPaymentView[]; refunds: RefundRow[]; onRefund: (p: ClientPaymentView) => void }) {
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label="Payments">
-      <table className="admin-table" style={COMPACT_TABLE}>
-        <thead>
-          <tr>
-            <th scope="col" style={COMPACT_HEAD}>
-              Payment
-            </th>
-            <th scope="col" style={{ ...COMPACT_HEAD, textAlign: "right" }}>
-              Receipt
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {payments.map((p) => [
-            <tr key={p.id}>
+    <CompactTable label="Payments" columns={[{ name: "Payment" }, { name: "Receipt" }]}>
+      {payments.map((p) => [
+        <tr key={p.id}>
+          <td style={COMPACT_CELL}>
+            <strong className="nowrap">{formatMoney(p.amount)}</strong>
+            <span className="admin-table__sub">
+              {shortDate(p.paymentDate)} · {p.sessionsPurchased} {p.sessionsPurchased === 1 ? "session" : "sessions"} · {methodLabel(p.paymentMethod)}
+              {p.referenceNumber ? ` · ${p.referenceNumber}` : ""}
+            </span>
+          </td>
+          <td style={RIGHT}>
+            <ReceiptLink p={p} />
+            <div style={{ marginTop: "0.375rem" }}>
+              <RefundButton p={p} onOpen={() => onRefund(p)} />
+            </div>
+          </td>
+        </tr>,
+        ...refunds
+          .filter((r) => r.paymentRecordId === p.id)
+          .map((r) => (
+            <tr key={r.id} className="admin-table__refund">
               <td style={COMPACT_CELL}>
-                <strong className="nowrap">{formatMoney(p.amount)}</strong>
+                <span className="nowrap">−{formatMoney({ minor: r.amount, currency: r.currency })}</span>
                 <span className="admin-table__sub">
-                  {shortDate(p.paymentDate)} · {p.sessionsPurchased} {p.sessionsPurchased === 1 ? "session" : "sessions"} · {methodLabel(p.paymentMethod)}
-                  {p.referenceNumber ? ` · ${p.referenceNumber}` : ""}
+                  {shortDate(r.completedAt ?? r.createdAt)} · −{r.credits} {r.credits === 1 ? "credit" : "credits"} · {r.method === "paytabs" ? "Refund through PayTabs" : "Refund (recorded)"}:{" "}
+                  {REFUND_STATUS[r.status] ?? r.status}
                 </span>
               </td>
               <td style={RIGHT}>
-                <ReceiptLink p={p} />
-                <div style={{ marginTop: "0.375rem" }}>
-                  <RefundButton p={p} onOpen={() => onRefund(p)} />
-                </div>
+                <span className="admin-muted">—</span>
               </td>
-            </tr>,
-            ...refunds
-              .filter((r) => r.paymentRecordId === p.id)
-              .map((r) => (
-                <tr key={r.id} className="admin-table__refund">
-                  <td style={COMPACT_CELL}>
-                    <span className="nowrap">−{formatMoney({ minor: r.amount, currency: r.currency })}</span>
-                    <span className="admin-table__sub">
-                      {shortDate(r.completedAt ?? r.createdAt)} · −{r.credits} {r.credits === 1 ? "credit" : "credits"} · {r.method === "paytabs" ? "Refund through PayTabs" : "Refund (recorded)"}:{" "}
-                      {REFUND_STATUS[r.status] ?? r.status}
-                    </span>
-                  </td>
-                  <td style={RIGHT}>
-                    <span className="admin-muted">—</span>
-                  </td>
-                </tr>
-              )),
-          ])}
-        </tbody>
-      </table>
-    </div>
+            </tr>
+          )),
+      ])}
+    </CompactTable>
   );
 }
 
@@ -213,44 +200,30 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
       ) : sessions.length === 0 ? (
         <p className="empty__title">No sessions found matching the current filters</p>
       ) : narrow ? (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label="Sessions">
-          <table className="admin-table" style={COMPACT_TABLE}>
-            <thead>
-              <tr>
-                <th scope="col" style={COMPACT_HEAD}>
-                  Session
-                </th>
-                <th scope="col" style={{ ...COMPACT_HEAD, textAlign: "right" }}>
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.map((b) => (
-                <tr key={b.id}>
-                  <td style={COMPACT_CELL}>
-                    {longDateTime(b.sessionDate)}
-                    <span className="admin-table__sub">
-                      {b.sessionNotes ?? "Coaching Session"}
-                      {b.cancelledBy ? ` · cancelled by ${b.cancelledBy}` : ""}
-                      {b.canWaive ? " · late, credit used" : ""}
-                    </span>
-                  </td>
-                  <td style={RIGHT}>
-                    <AdminBadge status={b.status} />
-                    {b.canWaive ? (
-                      <div style={{ marginTop: "0.375rem" }}>
-                        <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => setWaiving(b)}>
-                          Waive<span className="visually-hidden"> the late cancellation of {longDateTime(b.sessionDate)}</span>
-                        </DialogButton>
-                      </div>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CompactTable label="Sessions" columns={[{ name: "Session" }, { name: "Status" }]}>
+          {sessions.map((b) => (
+            <tr key={b.id}>
+              <td style={COMPACT_CELL}>
+                {longDateTime(b.sessionDate)}
+                <span className="admin-table__sub">
+                  {b.sessionNotes ?? "Coaching Session"}
+                  {b.cancelledBy ? ` · cancelled by ${b.cancelledBy}` : ""}
+                  {b.canWaive ? " · late, credit used" : ""}
+                </span>
+              </td>
+              <td style={RIGHT}>
+                <AdminBadge status={b.status} />
+                {b.canWaive ? (
+                  <div style={{ marginTop: "0.375rem" }}>
+                    <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => setWaiving(b)}>
+                      Waive<span className="visually-hidden"> the late cancellation of {longDateTime(b.sessionDate)}</span>
+                    </DialogButton>
+                  </div>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </CompactTable>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="Sessions">
           <table className="data-table admin-table">
