@@ -63,6 +63,18 @@ impl From<crate::domain::FieldError> for AppError {
     }
 }
 
+impl From<crate::domain::DomainError> for AppError {
+    fn from(e: crate::domain::DomainError) -> AppError {
+        use crate::domain::DomainError;
+        match e {
+            DomainError::Invalid(field) => field.into(),
+            DomainError::NotFound(m) => AppError::NotFound(m.into()),
+            DomainError::Conflict(m) => AppError::Conflict(m.into()),
+            DomainError::Database(e) => e.into(),
+        }
+    }
+}
+
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
         AppError::Internal(e.into())

@@ -36,4 +36,22 @@ impl AppState {
     pub fn site(&self) -> Arc<SiteInfo> {
         self.catalogue.site()
     }
+
+    /// What a booking's change needs, as of now, with the settings of `site` (the caller
+    /// holds them: `let site = state.site();`).
+    pub fn context<'a>(&'a self, site: &'a SiteInfo) -> crate::bookings::Context<'a> {
+        crate::bookings::Context {
+            backend: self.db.backend,
+            now: chrono::Utc::now(),
+            site,
+            base_url: &self.config.public_base_url,
+        }
+    }
+
+    /// After a commit that queued `mail`: the worker sends it now rather than at its next poll.
+    pub fn wake_mail<T>(&self, mail: &[T]) {
+        if !mail.is_empty() {
+            self.mail_wake.notify_one();
+        }
+    }
 }

@@ -106,6 +106,17 @@ async fn apply(
     change: Change<'_>,
     lots: Lots<'_>,
 ) -> Result<Applied, sqlx::Error> {
+    Ok(apply_moving(conn, backend, change, lots).await?.0)
+}
+
+/// [`apply`], also answering the lots it moved and by how much (empty unless `Applied::Yes`).
+async fn apply_moving(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    change: Change<'_>,
+    lots: Lots<'_>,
+) -> Result<(Applied, Vec<(String, i64)>), sqlx::Error> {
+    let refused = |applied| Ok((applied, Vec::new()));
     // The account row is the lock: two changes to one account (and to its lots) run one after
     // the other.
     let totals: Option<Totals> = sqlx::query_as(&format!(
@@ -116,7 +127,7 @@ async fn apply(
     .fetch_optional(&mut *conn)
     .await?;
     let Some(totals) = totals else {
-        return Ok(Applied::NoAccount);
+        return refused(Applied::NoAccount);
     };
     let seen: Option<String> =
         sqlx::query_scalar("SELECT id FROM credit_ledger WHERE external_ref = $1")
@@ -124,16 +135,16 @@ async fn apply(
             .fetch_optional(&mut *conn)
             .await?;
     if seen.is_some() {
-        return Ok(Applied::AlreadyApplied);
+        return refused(Applied::AlreadyApplied);
     }
     let (Some(total), Some(used)) = (
         totals.total_credits.checked_add(change.delta_total),
         totals.used_credits.checked_add(change.delta_used),
     ) else {
-        return Ok(Applied::Insufficient);
+        return refused(Applied::Insufficient);
     };
     if used < 0 || total < used {
-        return Ok(Applied::Insufficient);
+        return refused(Applied::Insufficient);
     }
     let now = now();
     // What each lot gives or gets; the available credits change by exactly their sum.
@@ -150,7 +161,7 @@ async fn apply(
             .await?;
             match remaining {
                 Some(r) if r + delta_available >= 0 => vec![(lot_id.to_string(), delta_available)],
-                _ => return Ok(Applied::Insufficient),
+                _ => return refused(Applied::Insufficient),
             }
         }
         Lots::FirstToExpire => {
@@ -174,7 +185,7 @@ async fn apply(
                 needed -= take;
             }
             if needed > 0 {
-                return Ok(Applied::Insufficient);
+                return refused(Applied::Insufficient);
             }
             taken
         }
@@ -230,7 +241,7 @@ async fn apply(
     .bind(change.user_id)
     .execute(&mut *conn)
     .await?;
-    Ok(Applied::Yes)
+    Ok((Applied::Yes, moves))
 }
 
 async fn move_lot(
@@ -339,13 +350,34 @@ pub async fn adjust(
 }
 
 /// Uses one credit for a booking, from the live lot that expires first. Without an available
-/// credit in a live lot nothing is written. [`lot_of`] tells which lot it came from.
+/// credit in a live lot nothing is written.
 pub async fn debit_one(
     conn: &mut AnyConnection,
     backend: Backend,
     user_id: &str,
     external_ref: &str,
 ) -> Result<Applied, sqlx::Error> {
+    Ok(debit_for_booking(conn, backend, user_id, external_ref)
+        .await?
+        .applied)
+}
+
+/// What a booking's debit did, and the lot its credit came from: what the booking stores in
+/// `credit_lot_id`, so a cancel gives the credit back there.
+#[derive(Debug)]
+pub struct Debit {
+    pub applied: Applied,
+    /// The lot, when the credit was used (now, or by an earlier debit with this reference).
+    pub lot: Option<String>,
+}
+
+/// [`debit_one`], answering the lot the credit came from.
+pub async fn debit_for_booking(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    user_id: &str,
+    external_ref: &str,
+) -> Result<Debit, sqlx::Error> {
     let change = Change {
         user_id,
         kind: Kind::BookingDebit,
@@ -355,22 +387,21 @@ pub async fn debit_one(
         note: None,
         payment_date: None,
     };
-    apply(conn, backend, change, Lots::FirstToExpire).await
-}
-
-/// The lot a ledger row (by its external reference) took its credit from: what a booking
-/// stores in `credit_lot_id` so a cancel gives the credit back there.
-pub async fn lot_of(
-    conn: &mut AnyConnection,
-    external_ref: &str,
-) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar(
-        "SELECT m.lot_id FROM credit_lot_moves m JOIN credit_ledger l ON l.id = m.ledger_id
-          WHERE l.external_ref = $1 ORDER BY m.created_at, m.id LIMIT 1",
-    )
-    .bind(external_ref)
-    .fetch_optional(conn)
-    .await
+    let (applied, moves) = apply_moving(conn, backend, change, Lots::FirstToExpire).await?;
+    let lot =
+        match applied {
+            Applied::Yes => moves.into_iter().next().map(|(lot, _)| lot),
+            // A replay: the lot the first debit took.
+            Applied::AlreadyApplied => sqlx::query_scalar(
+                "SELECT m.lot_id FROM credit_lot_moves m JOIN credit_ledger l ON l.id = m.ledger_id
+              WHERE l.external_ref = $1 ORDER BY m.created_at, m.id LIMIT 1",
+            )
+            .bind(external_ref)
+            .fetch_optional(conn)
+            .await?,
+            Applied::Insufficient | Applied::NoAccount => None,
+        };
+    Ok(Debit { applied, lot })
 }
 
 /// Gives back the credit of cancelled booking `booking_id` to the lot it came from. If that

@@ -37,6 +37,23 @@ impl FieldError {
     }
 }
 
+/// What a domain function refuses, in the domain's words; `error.rs` maps it to HTTP (422,
+/// 404, 409, 500) in one place.
+#[derive(Debug, thiserror::Error)]
+pub enum DomainError {
+    /// A value a rule refuses (422).
+    #[error(transparent)]
+    Invalid(#[from] FieldError),
+    /// The thing asked about does not exist, or is not the asker's to see (404).
+    #[error("{0}")]
+    NotFound(&'static str),
+    /// The thing is not in a state that allows this (409).
+    #[error("{0}")]
+    Conflict(&'static str),
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+}
+
 use base64::Engine;
 use chrono::{DateTime, Utc};
 use rand::RngCore;

@@ -10,7 +10,6 @@
 
 use chrono::{DateTime, Utc};
 use icalendar::{Calendar, Component, Event, EventLike, EventStatus, Property};
-use sqlx::AnyConnection;
 
 use super::Attachment;
 
@@ -67,65 +66,8 @@ impl Invitation {
         format!("booking-{}@{}", self.uid_booking, self.host)
     }
 
-    /// Takes the UID and SEQUENCE stored for `booking_id` (for a REQUEST about a booking that
-    /// may have been sent one before, or that a reschedule made).
-    pub async fn load(
-        &mut self,
-        conn: &mut AnyConnection,
-        booking_id: &str,
-    ) -> Result<(), sqlx::Error> {
-        let stored: Option<(String, i64)> = sqlx::query_as(
-            "SELECT COALESCE(ics_uid, id), ics_sequence FROM bookings WHERE id = $1",
-        )
-        .bind(booking_id)
-        .fetch_optional(conn)
-        .await?;
-        self.set(stored);
-        Ok(())
-    }
-
-    /// Counts one more change of `booking_id` (a cancellation) and takes the new SEQUENCE.
-    pub async fn advance(
-        &mut self,
-        conn: &mut AnyConnection,
-        booking_id: &str,
-    ) -> Result<(), sqlx::Error> {
-        let stored: Option<(String, i64)> = sqlx::query_as(
-            "UPDATE bookings SET ics_sequence = ics_sequence + 1 WHERE id = $1
-             RETURNING COALESCE(ics_uid, id), ics_sequence",
-        )
-        .bind(booking_id)
-        .fetch_optional(conn)
-        .await?;
-        self.set(stored);
-        Ok(())
-    }
-
-    /// A reschedule: the new booking `booking_id` takes over the UID of the booking of Calendly
-    /// invitee `old_invitee_uri`, with the next SEQUENCE, so calendars move the event. Nothing
-    /// changes when that booking is unknown.
-    pub async fn take_over(
-        &mut self,
-        conn: &mut AnyConnection,
-        booking_id: &str,
-        old_invitee_uri: &str,
-    ) -> Result<(), sqlx::Error> {
-        let stored: Option<(String, i64)> = sqlx::query_as(
-            "UPDATE bookings
-                SET ics_uid = (SELECT COALESCE(o.ics_uid, o.id) FROM bookings o WHERE o.calendly_invitee_uri = $2),
-                    ics_sequence = (SELECT o.ics_sequence + 1 FROM bookings o WHERE o.calendly_invitee_uri = $2)
-              WHERE id = $1 AND EXISTS (SELECT 1 FROM bookings o WHERE o.calendly_invitee_uri = $2)
-             RETURNING COALESCE(ics_uid, id), ics_sequence",
-        )
-        .bind(booking_id)
-        .bind(old_invitee_uri)
-        .fetch_optional(conn)
-        .await?;
-        self.set(stored);
-        Ok(())
-    }
-
-    fn set(&mut self, stored: Option<(String, i64)>) {
+    /// Takes a stored UID and SEQUENCE (`bookings::store` reads and moves them on).
+    pub fn set_stored(&mut self, stored: Option<(String, i64)>) {
         if let Some((uid_booking, sequence)) = stored {
             self.uid_booking = uid_booking;
             self.sequence = sequence;

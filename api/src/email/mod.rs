@@ -16,7 +16,7 @@ pub mod transport;
 #[cfg(test)]
 mod tests;
 
-pub use outbox::{enqueue, run_worker};
+pub use outbox::{enqueue, enqueue_all, run_worker};
 
 /// One email to send.
 #[derive(Debug, Clone, Default)]

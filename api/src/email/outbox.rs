@@ -43,6 +43,17 @@ pub async fn enqueue(conn: &mut AnyConnection, mail: &OutgoingEmail) -> Result<(
     Ok(())
 }
 
+/// Queues every email a change asked for, in the transaction that made the change.
+pub async fn enqueue_all(
+    conn: &mut AnyConnection,
+    mail: &[OutgoingEmail],
+) -> Result<(), sqlx::Error> {
+    for m in mail {
+        enqueue(&mut *conn, m).await?;
+    }
+    Ok(())
+}
+
 /// A claimed outbox row.
 #[derive(sqlx::FromRow)]
 struct Row {

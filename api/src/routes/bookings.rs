@@ -10,14 +10,15 @@
 use axum::Json;
 use axum::extract::State;
 
+use crate::bookings::{Held, change, create, store};
 use crate::domain::accounts::Role;
 use crate::domain::credits::Applied;
-use crate::domain::{BookingStatus, RecordId, now};
+use crate::domain::{BookingStatus, RecordId};
+use crate::email::enqueue_all;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AuthUser};
 use crate::routes::Status;
 use crate::routes::dashboard::{SessionView, session_by_id};
-use crate::scheduling::bookings::{HeldBooking, confirm_with_credit, hold_booking};
 use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -38,9 +39,9 @@ async fn booking_in_path(
     tx: &mut sqlx::AnyConnection,
     state: &AppState,
     raw_id: &str,
-) -> AppResult<HeldBooking> {
+) -> AppResult<Held> {
     let id = RecordId::parse(raw_id).ok_or_else(not_found)?;
-    hold_booking(tx, state, id.as_str())
+    store::hold(tx, state.db.backend, id.as_str())
         .await?
         .ok_or_else(not_found)
 }
@@ -51,7 +52,7 @@ fn linking_email(user: &AuthUser) -> Option<&str> {
 }
 
 /// Pending, naming no client, booked with this user's email (`disowned` or not yet).
-fn unassigned_match(booking: &HeldBooking, user: &AuthUser) -> bool {
+fn unassigned_match(booking: &Held, user: &AuthUser) -> bool {
     booking.status == BookingStatus::Pending
         && booking.client_id.is_none()
         && linking_email(user).is_some_and(|e| booking.invitee_email.as_deref() == Some(e))
@@ -83,23 +84,21 @@ pub async fn claim_booking(
     if !claimable {
         return Err(not_found());
     }
-    match confirm_with_credit(
-        &mut tx,
-        &state,
-        &booking,
-        &user.user_id,
-        &format!("claim:{id}"),
-    )
-    .await?
-    {
+    let site = state.site();
+    let ctx = state.context(&site);
+    let reference = format!("claim:{id}");
+    let (applied, mail) =
+        create::confirm_with_credit(&mut tx, &ctx, &booking, &user.user_id, &reference).await?;
+    match applied {
         Applied::Yes => {}
         Applied::Insufficient | Applied::NoAccount => {
             return Err(AppError::Conflict("Insufficient Credits".into()));
         }
         Applied::AlreadyApplied => return Err(not_found()),
     }
+    enqueue_all(&mut tx, &mail).await?;
     tx.commit().await?;
-    state.mail_wake.notify_one();
+    state.wake_mail(&mail);
     Ok(Json(session_by_id(&state, id).await?))
 }
 
@@ -115,19 +114,11 @@ pub async fn disown_booking(
 ) -> AppResult<Json<Status>> {
     let mut tx = state.db.pool.begin().await?;
     let booking = booking_in_path(&mut tx, &state, &raw_id).await?;
-    let id = booking.id.as_str();
     if !unassigned_match(&booking, &user) {
         return Err(not_found());
     }
-    sqlx::query("UPDATE bookings SET disowned_at = COALESCE(disowned_at, $1) WHERE id = $2")
-        .bind(now())
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
+    let site = state.site();
+    change::disown(&mut tx, &state.context(&site), &booking).await?;
     tx.commit().await?;
-    tracing::info!(
-        booking = id,
-        "a client said a booking with their email was not theirs"
-    );
     Ok(Json(Status { status: "disowned" }))
 }

@@ -1,6 +1,6 @@
 //! A client cancels one of their own confirmed sessions from the dashboard. Calendly's event is
 //! cancelled first (through its API), then ours, by the cancellation policy
-//! (`scheduling::cancellation`): at least 24 hours before the start the credit comes back,
+//! (`bookings::cancel`): at least 24 hours before the start the credit comes back,
 //! later it stays used (the admin may waive it). Another client's booking is 404.
 
 use axum::Json;
@@ -9,14 +9,13 @@ use chrono::Utc;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::domain::{BookingStatus, RecordId, parse_ts, ts};
-use crate::email::enqueue;
+use crate::bookings::{Held, cancel, change, store};
+use crate::domain::{BookingStatus, RecordId, parse_ts};
+use crate::email::enqueue_all;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AuthUser};
 use crate::providers::calendly::Cancelled;
 use crate::routes::dashboard::{SessionView, session_by_id};
-use crate::scheduling::bookings::stored_session_details;
-use crate::scheduling::cancellation::{CancelledBy, Cancelling, Notice, cancel};
 use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -34,39 +33,18 @@ pub struct CancelledSession {
     credit_returned: bool,
 }
 
-#[derive(sqlx::FromRow)]
-struct OwnBooking {
-    client_id: Option<String>,
-    #[sqlx(try_from = "String")]
-    status: BookingStatus,
-    session_date: String,
-    session_end: Option<String>,
-    session_notes: Option<String>,
-    credit_debited: i64,
-    calendly_event_uri: Option<String>,
-    client_cancel_requested_at: Option<String>,
-    cancelled_by: Option<String>,
-}
-
-const COLUMNS: &str = "client_id, status, session_date, session_end, session_notes, credit_debited, calendly_event_uri, client_cancel_requested_at, cancelled_by";
-
 fn not_found() -> AppError {
     AppError::NotFound("Booking not found".into())
 }
 
+/// The booking, locked, when it is this client's.
 async fn own_booking(
     conn: &mut sqlx::AnyConnection,
     state: &AppState,
     id: &str,
     user: &AuthUser,
-) -> AppResult<OwnBooking> {
-    let row: Option<OwnBooking> = sqlx::query_as(&format!(
-        "SELECT {COLUMNS} FROM bookings WHERE id = $1{}",
-        state.db.backend.for_update()
-    ))
-    .bind(id)
-    .fetch_optional(conn)
-    .await?;
+) -> AppResult<Held> {
+    let row = store::hold(conn, state.db.backend, id).await?;
     row.filter(|b| b.client_id.as_deref() == Some(user.user_id.as_str()))
         .ok_or_else(not_found)
 }
@@ -101,22 +79,9 @@ pub async fn cancel_own_booking(
     }
     let Some(event) = booking.calendly_event_uri.clone() else {
         // A phone or admin booking: nothing to tell Calendly.
-        finish(&mut tx, &state, id, &booking, asked_at).await?;
-        tx.commit().await?;
-        state.mail_wake.notify_one();
-        return answer(&state, id).await;
+        return finish(tx, &state, &booking, asked_at).await;
     };
-    // Mark the request before Calendly hears of it: its webhook (which calls this a host
-    // cancellation) may land before Calendly answers us, and must apply the client's rule.
-    let asked = booking
-        .client_cancel_requested_at
-        .clone()
-        .unwrap_or_else(|| ts(asked_at));
-    sqlx::query("UPDATE bookings SET client_cancel_requested_at = $1 WHERE id = $2")
-        .bind(&asked)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
+    let asked = change::ask_to_cancel(&mut tx, &booking, asked_at).await?;
     tx.commit().await?;
     let told = match &state.calendly {
         Some(calendly) => {
@@ -126,84 +91,50 @@ pub async fn cancel_own_booking(
         }
         None => Err(anyhow::anyhow!("Calendly is not configured")),
     };
-    if let Err(e) = told {
-        tracing::error!(
-            booking = id,
-            error = format!("{e:#}"),
-            "Calendly refused the client's cancellation"
-        );
-        sqlx::query(
-            "UPDATE bookings SET client_cancel_requested_at = NULL WHERE id = $1 AND status = $2",
-        )
-        .bind(id)
-        .bind(BookingStatus::Confirmed.as_str())
-        .execute(&state.db.pool)
-        .await?;
-        return Err(AppError::BadGateway(
-            "The session could not be cancelled with the scheduling service. Please try again."
-                .into(),
-        ));
-    }
-    if told.is_ok_and(|c| c == Cancelled::Already) {
-        tracing::info!(booking = id, "the event was already cancelled on Calendly");
+    match told {
+        Err(e) => {
+            tracing::error!(
+                booking = id,
+                error = format!("{e:#}"),
+                "Calendly refused the client's cancellation"
+            );
+            let mut conn = state.db.pool.acquire().await?;
+            change::withdraw_cancel(&mut conn, id).await?;
+            return Err(AppError::BadGateway(
+                "The session could not be cancelled with the scheduling service. Please try again."
+                    .into(),
+            ));
+        }
+        Ok(Cancelled::Already) => {
+            tracing::info!(booking = id, "the event was already cancelled on Calendly")
+        }
+        Ok(Cancelled::Now) => {}
     }
     // Calendly's webhook may have finished the cancel meanwhile: re-read under the lock.
     let mut tx = state.db.pool.begin().await?;
     let booking = own_booking(&mut tx, &state, id, &user).await?;
-    if booking.status == BookingStatus::Confirmed {
-        let at = parse_ts(&asked).unwrap_or(asked_at);
-        finish(&mut tx, &state, id, &booking, at).await?;
+    if booking.status != BookingStatus::Confirmed {
+        drop(tx);
+        return answer(&state, id).await;
     }
-    tx.commit().await?;
-    state.mail_wake.notify_one();
-    answer(&state, id).await
+    let at = parse_ts(&asked).unwrap_or(asked_at);
+    finish(tx, &state, &booking, at).await
 }
 
-/// Cancels the locked booking by the client's rule at `at`, with the credit and the email.
+/// Cancels the locked booking by the client's rule as of `at`, commits with its email, and
+/// answers the session as it now is.
 async fn finish(
-    tx: &mut sqlx::AnyConnection,
+    mut tx: sqlx::Transaction<'static, sqlx::Any>,
     state: &AppState,
-    id: &str,
-    booking: &OwnBooking,
+    booking: &Held,
     at: chrono::DateTime<Utc>,
-) -> AppResult<()> {
-    let start = parse_ts(&booking.session_date).ok_or_else(not_found)?;
-    let client = booking.client_id.as_deref().ok_or_else(not_found)?;
-    let recipient: Option<(String, String)> =
-        sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
-            .bind(client)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let details = stored_session_details(
-        state,
-        id,
-        &booking.session_date,
-        booking.session_end.as_deref(),
-        booking.session_notes.as_deref(),
-        None,
-    );
+) -> AppResult<Json<CancelledSession>> {
     let site = state.site();
-    let notice = Notice::to(&site.name, recipient.as_ref(), details);
-    let booking = Cancelling {
-        id,
-        client_id: Some(client),
-        holds_credit: booking.credit_debited == 1,
-        start,
-    };
-    let done = cancel(
-        tx,
-        state.db.backend,
-        &booking,
-        CancelledBy::Client,
-        at,
-        false,
-        notice,
-    )
-    .await?;
-    if let Some(mail) = done.mail {
-        enqueue(tx, &mail).await?;
-    }
-    Ok(())
+    let done = cancel::by_client(&mut tx, &state.context(&site), booking, at).await?;
+    enqueue_all(&mut tx, &done.mail).await?;
+    tx.commit().await?;
+    state.wake_mail(&done.mail);
+    answer(state, &booking.id).await
 }
 
 /// The session as it now is, and whether its credit came back.

@@ -9,13 +9,13 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::bookings::cancel::FREE_CANCELLATION_HOURS;
 use crate::domain::accounts::Role;
 use crate::domain::{BookingStatus, MoneyView, now, parse_ts, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppQuery, AuthUser};
 use crate::providers::calendly::client_reference;
 use crate::read_cache::CachedBody;
-use crate::scheduling::cancellation::FREE_CANCELLATION_HOURS;
 use crate::state::AppState;
 use chrono::Duration;
 use utoipa_axum::router::OpenApiRouter;

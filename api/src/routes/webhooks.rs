@@ -1,4 +1,4 @@
-//! Calendly's webhook: verified on the raw bytes, applied once (see `scheduling::bookings`).
+//! Calendly's webhook: verified on the raw bytes, applied once (see `scheduling::webhook`).
 
 use axum::Json;
 use axum::body::Bytes;
@@ -7,7 +7,7 @@ use axum::http::HeaderMap;
 
 use super::Status;
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::scheduling::{bookings, calendly};
+use crate::scheduling::{calendly, webhook};
 use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -43,7 +43,7 @@ pub async fn calendly_webhook(
     }
     let json: serde_json::Value = serde_json::from_slice(&body)
         .map_err(|_| AppError::BadRequest("The body is not JSON".into()))?;
-    let outcome = bookings::apply(&state, &json).await?;
+    let outcome = webhook::apply(&state, &json).await?;
     tracing::info!(
         ?outcome,
         event = json["event"].as_str().unwrap_or(""),

@@ -8,73 +8,40 @@ use std::time::Duration;
 use chrono::Utc;
 use tokio::sync::Notify;
 
-use super::bookings::stored_session_details;
+use crate::bookings::{change, store};
 use crate::domain::{now, ts};
-use crate::email::{enqueue, templates};
+use crate::email::{enqueue_all, templates};
 use crate::state::AppState;
 
 /// Confirmed sessions whose end has passed → completed. Returns how many.
 pub async fn complete_past_sessions(state: &AppState) -> anyhow::Result<u64> {
-    let now = now();
-    let done = sqlx::query(
-        "UPDATE bookings SET status = 'completed'
-          WHERE status = 'confirmed' AND COALESCE(session_end, session_date) < $1",
-    )
-    .bind(&now)
-    .execute(&state.db.pool)
-    .await?;
-    Ok(done.rows_affected())
-}
-
-/// A confirmed session due for its reminder, with its client's address.
-#[derive(sqlx::FromRow)]
-struct ReminderRow {
-    id: String,
-    session_date: String,
-    session_end: Option<String>,
-    google_meet_link: Option<String>,
-    session_notes: Option<String>,
-    email: String,
-    full_name: String,
+    let mut conn = state.db.pool.acquire().await?;
+    Ok(change::complete_ended(&mut conn, Utc::now()).await?)
 }
 
 /// Sends each reminder exactly once: the row is claimed (reminder_sent_at set) in the same
 /// transaction that queues the email, so a crash sends none rather than two.
 pub async fn send_reminders(state: &AppState) -> anyhow::Result<usize> {
-    let now_t = Utc::now();
-    let (now, horizon) = (ts(now_t), ts(now_t + chrono::Duration::hours(24)));
+    let site = state.site();
+    let ctx = state.context(&site);
+    let horizon = ctx.now + chrono::Duration::hours(24);
     let mut tx = state.db.pool.begin().await?;
-    let due: Vec<ReminderRow> = sqlx::query_as(
-        "UPDATE bookings SET reminder_sent_at = $1
-          WHERE status = 'confirmed' AND reminder_sent_at IS NULL AND client_id IS NOT NULL
-            AND session_date > $1 AND session_date <= $2
-        RETURNING id, session_date, session_end, google_meet_link, session_notes,
-                  (SELECT email FROM profiles p WHERE p.user_id = bookings.client_id) AS email,
-                  (SELECT full_name FROM profiles p WHERE p.user_id = bookings.client_id) AS full_name",
-    )
-    .bind(&now)
-    .bind(&horizon)
-    .fetch_all(&mut *tx)
-    .await?;
-    for row in &due {
-        let Some(details) = stored_session_details(
-            state,
-            &row.id,
-            &row.session_date,
-            row.session_end.as_deref(),
-            row.session_notes.as_deref(),
-            row.google_meet_link.as_deref(),
-        ) else {
-            continue;
-        };
-        let mail =
-            templates::booking_reminder(&state.site().name, &row.email, &row.full_name, &details);
-        enqueue(&mut tx, &mail).await?;
-    }
+    let due = store::claim_reminders(&mut tx, ctx.now, horizon).await?;
+    let mail: Vec<_> = due
+        .iter()
+        .filter_map(|row| {
+            let details = ctx.stored_details(&row.booking)?;
+            Some(templates::booking_reminder(
+                &site.name,
+                &row.email,
+                &row.full_name,
+                &details,
+            ))
+        })
+        .collect();
+    enqueue_all(&mut tx, &mail).await?;
     tx.commit().await?;
-    if !due.is_empty() {
-        state.mail_wake.notify_one();
-    }
+    state.wake_mail(&mail);
     Ok(due.len())
 }
 
@@ -101,12 +68,10 @@ pub async fn refresh_meeting_links(state: &AppState) -> anyhow::Result<usize> {
                 if location["type"].as_str() == Some("google_conference")
                     && let Some(link) = location["join_url"].as_str()
                 {
-                    sqlx::query("UPDATE bookings SET google_meet_link = $1 WHERE id = $2 AND google_meet_link IS NULL")
-                        .bind(link)
-                        .bind(&id)
-                        .execute(&state.db.pool)
-                        .await?;
-                    filled += 1;
+                    let mut conn = state.db.pool.acquire().await?;
+                    if store::fill_meet_link(&mut conn, &id, link).await? {
+                        filled += 1;
+                    }
                 }
             }
             Err(e) => tracing::warn!(

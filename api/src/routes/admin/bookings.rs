@@ -11,17 +11,15 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::start_of_local_day;
-use crate::domain::credits::{self, Applied};
+use crate::bookings::cancel::{self, ADMIN_CANCELLABLE};
+use crate::bookings::{change, create, store};
+use crate::domain::credits::Applied;
 use crate::domain::text::short_text;
-use crate::domain::{BookingSource, BookingStatus, Notes, RecordId, new_id, now, parse_ts, ts};
-use crate::email::{enqueue, templates};
+use crate::domain::{BookingSource, BookingStatus, DomainError, FieldError, Notes, RecordId};
+use crate::email::enqueue_all;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson, AppPath, AppQuery};
 use crate::providers::calendly::Cancelled;
-use crate::scheduling::bookings::{
-    DEFAULT_TITLE, confirm_with_credit, hold_booking, session_details, stored_session_details,
-};
-use crate::scheduling::cancellation::{CancelledBy, Cancelling, Notice, cancel};
 use crate::state::AppState;
 
 #[derive(Deserialize, ToSchema)]
@@ -97,6 +95,69 @@ pub(super) fn booking_id(raw: &str) -> AppResult<RecordId> {
     RecordId::parse(raw).ok_or_else(|| AppError::NotFound("Booking not found".into()))
 }
 
+/// A phone booking as the admin typed it, checked field by field in the form's order.
+struct PhoneRequest {
+    client: RecordId,
+    day: NaiveDate,
+    clock: NaiveTime,
+    status: BookingStatus,
+    link: Option<String>,
+    notes: Option<Notes>,
+}
+
+impl TryFrom<PhoneBooking> for PhoneRequest {
+    type Error = DomainError;
+
+    fn try_from(body: PhoneBooking) -> Result<PhoneRequest, DomainError> {
+        let text = |v: &Option<String>| {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        let required = |field: &str, message: &str| FieldError::new(field, message);
+        let client_id =
+            text(&body.client_id).ok_or_else(|| required("clientId", "Please select a client"))?;
+        let date = text(&body.session_date)
+            .ok_or_else(|| required("sessionDate", "Session date is required"))?;
+        let time = text(&body.session_time)
+            .ok_or_else(|| required("sessionTime", "Session time is required"))?;
+        let status = match text(&body.status) {
+            None => BookingStatus::Confirmed,
+            Some(s) => BookingStatus::parse(&s)
+                .filter(|s| *s != BookingStatus::Pending)
+                .ok_or_else(|| {
+                    required(
+                        "status",
+                        "Status must be confirmed, completed, cancelled or no_show",
+                    )
+                })?,
+        };
+        let link = short_text("googleMeetLink", body.google_meet_link.as_deref(), 500)?;
+        if let Some(l) = &link
+            && !(l.starts_with("https://") || l.starts_with("http://"))
+        {
+            return Err(required("googleMeetLink", "Meet link must be a URL").into());
+        }
+        let day = NaiveDate::parse_from_str(&date, "%Y-%m-%d")
+            .map_err(|_| required("sessionDate", "Session date is required"))?;
+        let clock = NaiveTime::parse_from_str(&time, "%H:%M")
+            .or_else(|_| NaiveTime::parse_from_str(&time, "%H:%M:%S"))
+            .map_err(|_| required("sessionTime", "Session time is required"))?;
+        let notes = Notes::parse_optional("sessionNotes", body.session_notes.as_deref(), 2_000)?;
+        let client =
+            RecordId::parse(&client_id).ok_or(DomainError::NotFound("Client not found"))?;
+        Ok(PhoneRequest {
+            client,
+            day,
+            clock,
+            status,
+            link,
+            notes,
+        })
+    }
+}
+
 #[utoipa::path(post, path = "/api/admin/bookings", tag = "admin", request_body = PhoneBooking,
     responses((status = 201, body = AdminBookingView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody, description = "Client not found"),
@@ -107,45 +168,12 @@ pub async fn phone_booking(
     AdminUser(admin): AdminUser,
     AppJson(body): AppJson<PhoneBooking>,
 ) -> AppResult<(StatusCode, Json<AdminBookingView>)> {
-    let text = |v: &Option<String>| {
-        v.as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-    };
-    let client_id = text(&body.client_id)
-        .ok_or_else(|| AppError::field("clientId", "Please select a client"))?;
-    let date = text(&body.session_date)
-        .ok_or_else(|| AppError::field("sessionDate", "Session date is required"))?;
-    let time = text(&body.session_time)
-        .ok_or_else(|| AppError::field("sessionTime", "Session time is required"))?;
-    let status = match text(&body.status) {
-        None => BookingStatus::Confirmed,
-        Some(s) => BookingStatus::parse(&s)
-            .filter(|s| *s != BookingStatus::Pending)
-            .ok_or_else(|| {
-                AppError::field(
-                    "status",
-                    "Status must be confirmed, completed, cancelled or no_show",
-                )
-            })?,
-    };
-    let link = short_text("googleMeetLink", body.google_meet_link.as_deref(), 500)?;
-    if let Some(l) = &link
-        && !(l.starts_with("https://") || l.starts_with("http://"))
-    {
-        return Err(AppError::field("googleMeetLink", "Meet link must be a URL"));
-    }
-    let day = NaiveDate::parse_from_str(&date, "%Y-%m-%d")
-        .map_err(|_| AppError::field("sessionDate", "Session date is required"))?;
-    let clock = NaiveTime::parse_from_str(&time, "%H:%M")
-        .or_else(|_| NaiveTime::parse_from_str(&time, "%H:%M:%S"))
-        .map_err(|_| AppError::field("sessionTime", "Session time is required"))?;
+    let request = PhoneRequest::try_from(body)?;
+    let site = state.site();
     // Date + time with seconds, in the coach's zone, stored in UTC.
-    let start = state
-        .site()
+    let start = site
         .time_zone
-        .from_local_datetime(&day.and_time(clock))
+        .from_local_datetime(&request.day.and_time(request.clock))
         .earliest()
         .ok_or_else(|| {
             AppError::field(
@@ -154,74 +182,19 @@ pub async fn phone_booking(
             )
         })?
         .with_timezone(&Utc);
-    let notes = Notes::parse_optional("sessionNotes", body.session_notes.as_deref(), 2_000)?
-        .map(|n| n.as_str().to_string());
-    let client =
-        RecordId::parse(&client_id).ok_or_else(|| AppError::NotFound("Client not found".into()))?;
-    let lock = state.db.backend.for_update();
+    let phone = create::PhoneBooking {
+        client_id: request.client.as_str(),
+        start,
+        status: request.status,
+        meet_link: request.link.as_deref(),
+        notes: request.notes.as_ref().map(Notes::as_str),
+        admin_id: &admin.user_id,
+    };
     let mut tx = state.db.pool.begin().await?;
-    let available: Option<i64> = sqlx::query_scalar(&format!(
-        "SELECT a.available_credits FROM client_accounts a JOIN profiles p ON p.user_id = a.user_id WHERE a.user_id = $1 AND p.role = 'client'{lock}"
-    ))
-    .bind(client.as_str())
-    .fetch_optional(&mut *tx)
-    .await?;
-    let available = available.ok_or_else(|| AppError::NotFound("Client not found".into()))?;
-    if available <= 0 {
-        return Err(AppError::Conflict("Insufficient Credits".into()));
-    }
-    let id = new_id();
-    let debit = status == BookingStatus::Confirmed;
-    if debit {
-        let applied = credits::debit_one(
-            &mut tx,
-            state.db.backend,
-            client.as_str(),
-            &format!("booking:{id}"),
-        )
-        .await?;
-        if applied != Applied::Yes {
-            return Err(AppError::Conflict("Insufficient Credits".into()));
-        }
-    }
-    let now = now();
-    sqlx::query(
-        "INSERT INTO bookings (id, client_id, session_date, session_end, status, created_at, cancelled_at, google_meet_link, session_notes, source, credit_debited, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
-    )
-    .bind(&id)
-    .bind(client.as_str())
-    .bind(ts(start))
-    .bind(ts(start + chrono::Duration::minutes(60)))
-    .bind(status.as_str())
-    .bind(&now)
-    .bind((status == BookingStatus::Cancelled).then_some(now.clone()))
-    .bind(&link)
-    .bind(&notes)
-    .bind(BookingSource::Phone.as_str())
-    .bind(i64::from(debit))
-    .bind(&admin.user_id)
-    .execute(&mut *tx)
-    .await?;
-    if debit {
-        let lot = credits::lot_of(&mut tx, &format!("booking:{id}")).await?;
-        crate::scheduling::bookings::remember_credit_lot(&mut tx, &id, lot.as_deref()).await?;
-        let (email, name): (String, String) =
-            sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
-                .bind(client.as_str())
-                .fetch_one(&mut *tx)
-                .await?;
-        let title = notes.clone().unwrap_or_else(|| DEFAULT_TITLE.into());
-        let end = start + chrono::Duration::minutes(60);
-        let details = session_details(&state, &id, &title, start, end, link.as_deref());
-        enqueue(
-            &mut tx,
-            &templates::booking_confirmation(&state.site().name, &email, &name, &details),
-        )
-        .await?;
-    }
+    let (id, mail) = create::by_phone(&mut tx, &state.context(&site), &phone).await?;
+    enqueue_all(&mut tx, &mail).await?;
     tx.commit().await?;
-    state.mail_wake.notify_one();
+    state.wake_mail(&mail);
     Ok((StatusCode::CREATED, Json(booking_by_id(&state, &id).await?)))
 }
 
@@ -289,8 +262,10 @@ pub async fn assign_booking(
     let client =
         RecordId::parse(client).ok_or_else(|| AppError::NotFound("Client not found".into()))?;
     let client = client.as_str();
+    let site = state.site();
+    let ctx = state.context(&site);
     let mut tx = state.db.pool.begin().await?;
-    let booking = hold_booking(&mut tx, &state, id)
+    let booking = store::hold(&mut tx, ctx.backend, id)
         .await?
         .ok_or_else(|| AppError::NotFound("Booking not found".into()))?;
     let is_client: Option<String> = sqlx::query_scalar(
@@ -314,7 +289,10 @@ pub async fn assign_booking(
             "Only bookings that need attention can be assigned".into(),
         ));
     }
-    match confirm_with_credit(&mut tx, &state, &booking, client, &format!("assign:{id}")).await? {
+    let reference = format!("assign:{id}");
+    let (applied, mail) =
+        create::confirm_with_credit(&mut tx, &ctx, &booking, client, &reference).await?;
+    match applied {
         Applied::Yes => {}
         Applied::Insufficient => return Err(AppError::Conflict("Insufficient Credits".into())),
         Applied::NoAccount => return Err(AppError::NotFound("Client not found".into())),
@@ -324,8 +302,9 @@ pub async fn assign_booking(
             ));
         }
     }
+    enqueue_all(&mut tx, &mail).await?;
     tx.commit().await?;
-    state.mail_wake.notify_one();
+    state.wake_mail(&mail);
     Ok(Json(booking_by_id(&state, id).await?))
 }
 
@@ -385,21 +364,6 @@ pub async fn sessions(
     Ok(Json(rows))
 }
 
-/// What an admin may cancel: a confirmed booking, or one that needs attention.
-const CANCELLABLE: [BookingStatus; 2] = [BookingStatus::Confirmed, BookingStatus::Pending];
-
-/// What cancelling needs to know of a booking.
-#[derive(sqlx::FromRow)]
-struct CancelRow {
-    #[sqlx(try_from = "String")]
-    status: BookingStatus,
-    calendly_event_uri: Option<String>,
-    session_date: String,
-    session_end: Option<String>,
-    session_notes: Option<String>,
-    invitee_email: Option<String>,
-}
-
 /// Cancels a confirmed booking or one that needs attention (pending): a credit it used comes
 /// back once (a pending booking used none, so no credit moves), and a Calendly booking is
 /// cancelled on Calendly first. If Calendly says the event is already cancelled, the cancel
@@ -416,95 +380,62 @@ pub async fn cancel_booking(
 ) -> AppResult<Json<AdminBookingView>> {
     let id = booking_id(&raw_id)?;
     let id = id.as_str();
-    let row: Option<CancelRow> = sqlx::query_as(
-        "SELECT status, calendly_event_uri, session_date, session_end, session_notes, invitee_email FROM bookings WHERE id = $1",
-    )
-    .bind(id)
-    .fetch_optional(&state.db.pool)
-    .await?;
-    let row = row.ok_or_else(|| AppError::NotFound("Booking not found".into()))?;
-    if !CANCELLABLE.contains(&row.status) {
-        return Err(AppError::Conflict(
-            "Only confirmed or pending bookings can be cancelled".into(),
-        ));
-    }
-    if let Some(event) = &row.calendly_event_uri {
-        match &state.calendly {
-            Some(calendly) => match calendly.cancel_event(event, "Cancelled by the coach").await {
-                Ok(Cancelled::Now) => {}
-                Ok(Cancelled::Already) => {
-                    tracing::info!(booking = id, "the event was already cancelled on Calendly")
-                }
-                Err(e) => {
-                    tracing::error!(
-                        booking = id,
-                        error = format!("{e:#}"),
-                        "Calendly refused the cancellation"
-                    );
-                    return Err(AppError::BadGateway("Error Cancelling Booking: the scheduling service did not cancel the event. Please try again.".into()));
-                }
-            },
-            None => tracing::warn!(
-                booking = id,
-                "Calendly is not configured; the event stays on Calendly"
-            ),
+    let backend = state.db.backend;
+    let event = {
+        let mut tx = state.db.pool.begin().await?;
+        let row = store::hold(&mut tx, backend, id)
+            .await?
+            .ok_or_else(|| AppError::NotFound("Booking not found".into()))?;
+        if !ADMIN_CANCELLABLE.contains(&row.status) {
+            return Err(AppError::Conflict(
+                "Only confirmed or pending bookings can be cancelled".into(),
+            ));
         }
+        row.calendly_event_uri
+    };
+    if let Some(event) = &event {
+        cancel_on_calendly(&state, id, event).await?;
     }
-    // Calendly's own cancel webhook may have landed meanwhile: re-read under the lock.
-    let lock = state.db.backend.for_update();
+    // Calendly's own cancel webhook (or an Assign) may have landed meanwhile: read it again
+    // under the lock; `by_admin` leaves a booking that is no longer cancellable as it is.
+    let site = state.site();
+    let ctx = state.context(&site);
     let mut tx = state.db.pool.begin().await?;
-    // (An Assign may have given it a client meanwhile, too.)
-    let (status, debited, client_id): (String, i64, Option<String>) = sqlx::query_as(&format!(
-        "SELECT status, credit_debited, client_id FROM bookings WHERE id = $1{lock}"
-    ))
-    .bind(id)
-    .fetch_one(&mut *tx)
-    .await?;
-    if BookingStatus::parse(&status).is_some_and(|s| CANCELLABLE.contains(&s)) {
-        let recipient: Option<(String, String)> = match &client_id {
-            Some(c) => {
-                sqlx::query_as("SELECT email, full_name FROM profiles WHERE user_id = $1")
-                    .bind(c)
-                    .fetch_optional(&mut *tx)
-                    .await?
-            }
-            None => row.invitee_email.clone().map(|e| (e, String::new())),
-        };
-        let details = stored_session_details(
-            &state,
-            id,
-            &row.session_date,
-            row.session_end.as_deref(),
-            row.session_notes.as_deref(),
-            None,
+    let booking = store::hold(&mut tx, backend, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound("Booking not found".into()))?;
+    let done = cancel::by_admin(&mut tx, &ctx, &booking).await?;
+    enqueue_all(&mut tx, &done.mail).await?;
+    tx.commit().await?;
+    state.wake_mail(&done.mail);
+    Ok(Json(booking_by_id(&state, id).await?))
+}
+
+/// Cancels the event on Calendly before ours. "Already cancelled" there (the coach or the
+/// invitee cancelled it) lets the cancel go on; any other refusal stops it (502).
+async fn cancel_on_calendly(state: &AppState, id: &str, event: &str) -> AppResult<()> {
+    let Some(calendly) = &state.calendly else {
+        tracing::warn!(
+            booking = id,
+            "Calendly is not configured; the event stays on Calendly"
         );
-        let site = state.site();
-        let notice = Notice::to(&site.name, recipient.as_ref(), details);
-        let start = parse_ts(&row.session_date).unwrap_or_else(Utc::now);
-        let booking = Cancelling {
-            id,
-            client_id: client_id.as_deref(),
-            holds_credit: debited == 1,
-            start,
-        };
-        // The coach cancels: the credit always comes back.
-        let done = cancel(
-            &mut tx,
-            state.db.backend,
-            &booking,
-            CancelledBy::Host,
-            Utc::now(),
-            false,
-            notice,
-        )
-        .await?;
-        if let Some(mail) = done.mail {
-            enqueue(&mut tx, &mail).await?;
+        return Ok(());
+    };
+    match calendly.cancel_event(event, "Cancelled by the coach").await {
+        Ok(Cancelled::Now) => Ok(()),
+        Ok(Cancelled::Already) => {
+            tracing::info!(booking = id, "the event was already cancelled on Calendly");
+            Ok(())
+        }
+        Err(e) => {
+            tracing::error!(
+                booking = id,
+                error = format!("{e:#}"),
+                "Calendly refused the cancellation"
+            );
+            Err(AppError::BadGateway("Error Cancelling Booking: the scheduling service did not cancel the event. Please try again.".into()))
         }
     }
-    tx.commit().await?;
-    state.mail_wake.notify_one();
-    Ok(Json(booking_by_id(&state, id).await?))
 }
 
 /// The client did not come: the credit stays used.
@@ -518,19 +449,10 @@ pub async fn mark_no_show(
     AppPath(raw_id): AppPath,
 ) -> AppResult<Json<AdminBookingView>> {
     let id = booking_id(&raw_id)?;
-    let updated =
-        sqlx::query("UPDATE bookings SET status = $1 WHERE id = $2 AND status IN ($3, $4)")
-            .bind(BookingStatus::NoShow.as_str())
-            .bind(id.as_str())
-            .bind(BookingStatus::Confirmed.as_str())
-            .bind(BookingStatus::Completed.as_str())
-            .execute(&state.db.pool)
-            .await?;
-    if updated.rows_affected() == 0 {
+    let done = change::no_show(&mut *state.db.pool.acquire().await?, id.as_str()).await;
+    if let Err(refused) = done {
         booking_by_id(&state, id.as_str()).await?; // 404 when it does not exist
-        return Err(AppError::Conflict(
-            "Only confirmed or completed bookings can be marked as no-show".into(),
-        ));
+        return Err(refused.into());
     }
     Ok(Json(booking_by_id(&state, id.as_str()).await?))
 }
