@@ -60,112 +60,145 @@ const BODY_IMAGE_SIZES: &str = "(min-width: 48rem) 46rem, calc(100vw - 2.5rem)";
 pub fn render(source: &str, assets: &AssetMap) -> Rendered {
     let mut events: Vec<Event> = Parser::new_ext(source, options()).collect();
     let mut used = HashSet::new();
-    let mut plain = String::new();
-    let mut words = 0;
-    let mut in_word = false;
+    let mut plain = PlainText::default();
 
     let mut i = 0;
     while i < events.len() {
         match &events[i] {
-            Event::Start(Tag::Heading { id: None, .. }) => {
-                let mut text = String::new();
-                let mut j = i + 1;
-                while j < events.len() && !matches!(events[j], Event::End(TagEnd::Heading(_))) {
-                    if let Event::Text(t) | Event::Code(t) = &events[j] {
-                        text.push_str(t);
-                    }
-                    j += 1;
-                }
-                let base = match slugify(&text) {
-                    s if s.is_empty() => "section".to_string(),
-                    s => s,
-                };
-                let mut id = base.clone();
-                let mut n = 1;
-                while !used.insert(id.clone()) {
-                    id = format!("{base}-{n}");
-                    n += 1;
-                }
-                if let Event::Start(Tag::Heading { id: slot, .. }) = &mut events[i] {
-                    *slot = Some(CowStr::from(id));
-                }
-            }
+            Event::Start(Tag::Heading { id: None, .. }) => name_heading(&mut events, i, &mut used),
             Event::Start(Tag::Heading { id: Some(id), .. }) => {
                 used.insert(id.to_string());
             }
-            Event::Text(t) | Event::Code(t) => {
-                // Count across events: `**bold**.` is one word, not two.
-                for c in t.chars() {
-                    let space = c.is_whitespace();
-                    if !space && !in_word {
-                        words += 1;
-                    }
-                    in_word = !space;
-                }
-                if plain.len() < LEAD_CHARS * 4 {
-                    plain.push_str(t);
-                }
-            }
+            Event::Text(t) | Event::Code(t) => plain.push(t),
             Event::SoftBreak
             | Event::HardBreak
             | Event::End(
                 TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::Item | TagEnd::TableCell,
-            ) => {
-                plain.push(' ');
-                in_word = false;
-            }
+            ) => plain.separate(),
             _ => {}
         }
-        if let Event::Start(Tag::Image { dest_url, .. }) = &events[i]
-            && let Some(image) = assets.images.get(dest_url)
-        {
-            // A photo of the site gets its responsive WebP sizes and its dimensions, like the
-            // templates' `image()`: the alt text is the image's text events.
-            let mut alt = String::new();
-            let mut j = i + 1;
-            while j < events.len() && !matches!(events[j], Event::End(TagEnd::Image)) {
-                if let Event::Text(t) | Event::Code(t) = &events[j] {
-                    alt.push_str(t);
-                }
-                j += 1;
-            }
-            let args = HashMap::from([
-                ("alt".to_string(), Value::String(alt)),
-                ("sizes".to_string(), Value::String(BODY_IMAGE_SIZES.into())),
-            ]);
-            let tag = crate::images::img_tag(image, &args);
-            events.splice(
-                i..(j + 1).min(events.len()),
-                [Event::InlineHtml(tag.into())],
-            );
-        } else if let Event::Start(Tag::Image { dest_url, .. } | Tag::Link { dest_url, .. }) =
-            &mut events[i]
-            && let Some(hashed) = assets.lookup(dest_url)
-        {
-            *dest_url = CowStr::from(hashed.to_string());
-        }
+        link_asset(&mut events, i, assets);
         i += 1;
     }
 
-    let mut out = String::with_capacity(source.len() * 3 / 2);
+    Rendered {
+        html: to_html(events, source.len() * 3 / 2),
+        lead: plain.lead(),
+        words: plain.words,
+    }
+}
+
+/// The text of the events from `from` up to the first that `is_end` matches (or the end), and
+/// that event's index.
+fn text_until(events: &[Event], from: usize, is_end: impl Fn(&Event) -> bool) -> (String, usize) {
+    let mut text = String::new();
+    let mut j = from;
+    while j < events.len() && !is_end(&events[j]) {
+        if let Event::Text(t) | Event::Code(t) = &events[j] {
+            text.push_str(t);
+        }
+        j += 1;
+    }
+    (text, j)
+}
+
+/// Gives the heading that starts at `i` an `id` from its text, unique among `used`.
+fn name_heading(events: &mut [Event], i: usize, used: &mut HashSet<String>) {
+    let (text, _) = text_until(events, i + 1, |e| {
+        matches!(e, Event::End(TagEnd::Heading(_)))
+    });
+    let base = match slugify(&text) {
+        s if s.is_empty() => "section".to_string(),
+        s => s,
+    };
+    let mut id = base.clone();
+    let mut n = 1;
+    while !used.insert(id.clone()) {
+        id = format!("{base}-{n}");
+        n += 1;
+    }
+    if let Event::Start(Tag::Heading { id: slot, .. }) = &mut events[i] {
+        *slot = Some(CowStr::from(id));
+    }
+}
+
+/// Points the image or link that starts at `i` at its fingerprinted asset; a photo of the
+/// site becomes its responsive `<img>`, alt text and all.
+fn link_asset(events: &mut Vec<Event>, i: usize, assets: &AssetMap) {
+    if let Event::Start(Tag::Image { dest_url, .. }) = &events[i]
+        && let Some(image) = assets.images.get(dest_url)
+    {
+        // A photo of the site gets its responsive WebP sizes and its dimensions, like the
+        // templates' `image()`: the alt text is the image's text events.
+        let (alt, j) = text_until(events, i + 1, |e| matches!(e, Event::End(TagEnd::Image)));
+        let args = HashMap::from([
+            ("alt".to_string(), Value::String(alt)),
+            ("sizes".to_string(), Value::String(BODY_IMAGE_SIZES.into())),
+        ]);
+        let tag = crate::images::img_tag(image, &args);
+        events.splice(
+            i..(j + 1).min(events.len()),
+            [Event::InlineHtml(tag.into())],
+        );
+    } else if let Event::Start(Tag::Image { dest_url, .. } | Tag::Link { dest_url, .. }) =
+        &mut events[i]
+        && let Some(hashed) = assets.lookup(dest_url)
+    {
+        *dest_url = CowStr::from(hashed.to_string());
+    }
+}
+
+/// The HTML of `events`, table alignment as classes: the site's Content-Security-Policy
+/// forbids the inline styles pulldown-cmark writes.
+fn to_html(events: Vec<Event>, capacity: usize) -> String {
+    let mut out = String::with_capacity(capacity);
     html::push_html(&mut out, events.into_iter());
-    // Table alignment comes out as inline styles, which the site's Content-Security-Policy
-    // forbids; classes carry it instead.
     for align in ["left", "center", "right"] {
         out = out.replace(
             &format!(" style=\"text-align: {align}\""),
             &format!(" class=\"align-{align}\""),
         );
     }
-    let lead = plain.split_whitespace().collect::<Vec<_>>().join(" ");
-    let lead = match lead.char_indices().nth(LEAD_CHARS) {
-        Some((i, _)) => lead[..i].to_string(),
-        None => lead,
-    };
-    Rendered {
-        html: out,
-        lead,
-        words,
+    out
+}
+
+/// The text without markup as the events go by: its start, for the lead, and its words.
+#[derive(Default)]
+struct PlainText {
+    /// The text so far, kept only while it may still reach the lead.
+    text: String,
+    words: usize,
+    in_word: bool,
+}
+
+impl PlainText {
+    /// Adds a text event. Words are counted across events: `**bold**.` is one word, not two.
+    fn push(&mut self, t: &str) {
+        for c in t.chars() {
+            let space = c.is_whitespace();
+            if !space && !self.in_word {
+                self.words += 1;
+            }
+            self.in_word = !space;
+        }
+        if self.text.len() < LEAD_CHARS * 4 {
+            self.text.push_str(t);
+        }
+    }
+
+    /// Ends a word at a break between blocks, cells or lines.
+    fn separate(&mut self) {
+        self.text.push(' ');
+        self.in_word = false;
+    }
+
+    /// The first [`LEAD_CHARS`] characters, whitespace collapsed.
+    fn lead(&self) -> String {
+        let lead = self.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        match lead.char_indices().nth(LEAD_CHARS) {
+            Some((i, _)) => lead[..i].to_string(),
+            None => lead,
+        }
     }
 }
 

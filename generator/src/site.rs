@@ -5,55 +5,18 @@
 //! the rendered site in memory, for tests.
 
 mod live;
+mod load;
 
-pub use live::LiveSite;
-use live::Sink;
+pub use live::{BuildReport, LiveSite};
+pub use load::{Options, THEME};
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use live::{Sink, errors};
 
-use chrono::{DateTime, Utc};
-use serde_json::{Map, Value};
-use tera::Tera;
+use std::path::Path;
 
-use crate::assets::AssetMap;
-use crate::content::Library;
-use crate::content::model::Video;
-use crate::diagnostics::{Diagnostic, Diagnostics, SiteErrors};
-use crate::output::{self, OutputFile, WriteStats};
-use crate::render::plan::{self, Planner};
-use crate::render::{self, FeedItem, RenderedPage, Renderer};
-use crate::{images, islands, seo, templates, youtube};
-
-pub const THEME: &str = "default";
-
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// The project folder that holds `content/` and `themes/`.
-    pub root: PathBuf,
-    pub drafts: bool,
-    /// Overrides `base_url` of settings.yaml (e.g. a deploy preview's address).
-    pub base_url: Option<String>,
-    pub now: DateTime<Utc>,
-    /// Fetch the YouTube channel when configured; tests turn it off.
-    pub fetch_videos: bool,
-    /// The API's origin in production (`API_ORIGIN`): `/api/*` is proxied there through
-    /// Netlify's `_redirects`.
-    pub api_origin: Option<String>,
-}
-
-impl Options {
-    pub fn new(root: impl Into<PathBuf>) -> Options {
-        Options {
-            root: root.into(),
-            drafts: false,
-            base_url: None,
-            now: Utc::now(),
-            fetch_videos: true,
-            api_origin: None,
-        }
-    }
-}
+use crate::diagnostics::{Diagnostic, SiteErrors};
+use crate::output::{self, OutputFile};
+use crate::render::RenderedPage;
 
 /// A site rendered in memory ([`generate`]).
 pub struct Site {
@@ -63,216 +26,6 @@ pub struct Site {
     pub warnings: Vec<String>,
     /// The islands' size report, when this build rebuilt them.
     pub islands_report: Option<String>,
-}
-
-/// The theme as loaded: fingerprinted assets, compiled templates and the islands' manifest.
-struct Theme {
-    assets: Arc<AssetMap>,
-    tera: Tera,
-    islands: Option<Arc<islands::Manifest>>,
-    islands_report: Option<String>,
-}
-
-/// Everything a render needs, loaded and validated (phase 1).
-struct Loaded {
-    library: Library,
-    theme: Theme,
-    fetched: Vec<Video>,
-    warnings: Vec<String>,
-    /// The context every template shares.
-    base: Map<String, Value>,
-    base_url: String,
-    chrome: render::Chrome,
-    /// What `/catalogue.json` publishes, computed once per load: the pricing pages name its
-    /// version.
-    catalogue: content_model::catalogue::Catalogue,
-}
-
-impl Loaded {
-    fn renderer(&self) -> Renderer<'_> {
-        Renderer {
-            tera: &self.theme.tera,
-            base: &self.base,
-            base_url: &self.base_url,
-            islands: self.theme.islands.as_deref(),
-            chrome: &self.chrome,
-        }
-    }
-
-    fn with_planner<T>(&self, opts: &Options, f: impl FnOnce(&Planner) -> T) -> T {
-        let plan_opts = plan::Options {
-            drafts: opts.drafts,
-            now: opts.now,
-            fetched_videos: &self.fetched,
-            catalogue_version: &self.catalogue.version,
-        };
-        f(&Planner {
-            lib: &self.library,
-            assets: &self.theme.assets,
-            opts: &plan_opts,
-        })
-    }
-
-    /// Assets, feed, robots and `_redirects`: every file that is not a page, but the sitemap.
-    fn files(&self, opts: &Options, feed: &[FeedItem]) -> Result<Vec<OutputFile>, Diagnostic> {
-        let base_url = &self.base_url;
-        let mut files: Vec<OutputFile> = self
-            .theme
-            .assets
-            .assets
-            .iter()
-            .map(|a| OutputFile {
-                rel: a.url.trim_start_matches('/').to_string(),
-                bytes: a.bytes.clone(),
-            })
-            .collect();
-        if let Some(origin) = &opts.api_origin {
-            // Netlify reads _redirects before netlify.toml's rules: the proxy comes first.
-            files.push(OutputFile {
-                rel: "_redirects".into(),
-                bytes: format!(
-                    "/api/*  {}/api/:splat  200!\n",
-                    origin.trim_end_matches('/')
-                )
-                .into_bytes(),
-            });
-        }
-        files.push(OutputFile {
-            rel: content_model::catalogue::FILE.into(),
-            bytes: self.catalogue.to_json(),
-        });
-        let tera = &self.theme.tera;
-        files.push(OutputFile {
-            rel: "robots.txt".into(),
-            bytes: seo::robots(tera, base_url)?.into_bytes(),
-        });
-        files.push(OutputFile {
-            rel: "blog/atom.xml".into(),
-            bytes: seo::atom(
-                tera,
-                base_url,
-                &self.library.settings.site_info.site_name,
-                feed,
-                opts.now,
-            )?
-            .into_bytes(),
-        });
-        Ok(files)
-    }
-}
-
-fn load_theme(root: &Path, problems: &mut Diagnostics) -> Option<Theme> {
-    let theme = root.join("themes").join(THEME);
-    let mut islands_report = None;
-    let islands = islands::ensure_built(root, &mut islands_report)
-        .map_err(|d| problems.push(d))
-        .ok()
-        .flatten()
-        .map(Arc::new);
-    // Photos get their responsive WebP widths (cached by content hash) as the assets load.
-    let assets =
-        AssetMap::load(&theme.join("assets"), &root.join("content/static")).and_then(|mut a| {
-            let images = a.process_images(&root.join(images::CACHE_DIR))?;
-            Ok((a, images))
-        });
-    let image_set = assets.as_ref().ok().map(|(_, i)| i.clone());
-    let assets = assets
-        .map(|(mut a, _)| {
-            // esbuild names its files by content already: published as they are.
-            for (path, file) in islands.iter().flat_map(|m| m.files()) {
-                if let Ok(bytes) = std::fs::read(&file) {
-                    a.add_verbatim(&path, bytes);
-                }
-            }
-            a
-        })
-        .map_err(|d| problems.push(d))
-        .ok()
-        .map(Arc::new)?;
-    let tera = templates::load(&theme.join("templates"), assets.clone(), islands.clone())
-        .map(|mut t| {
-            images::register(&mut t, image_set.unwrap_or_default());
-            t
-        })
-        .map_err(|d| problems.push(d))
-        .ok()?;
-    Some(Theme {
-        assets,
-        tera,
-        islands,
-        islands_report,
-    })
-}
-
-/// Phase 1: content, assets and theme, loaded side by side. Every problem is reported together.
-fn load(opts: &Options) -> Result<Loaded, SiteErrors> {
-    let root = opts.root.as_path();
-    let mut problems = Diagnostics::default();
-    let (library, theme) = rayon::join(
-        || Library::load(root),
-        || {
-            let mut p = Diagnostics::default();
-            (load_theme(root, &mut p), p)
-        },
-    );
-    let (theme, theme_problems) = theme;
-    problems.extend(theme_problems.0);
-    let library = library.map_err(|d| problems.extend(d.0)).ok();
-    let (Some(mut library), Some(theme)) = (library, theme) else {
-        problems.into_result()?;
-        unreachable!("a missing part always comes with a problem");
-    };
-    if let Some(url) = &opts.base_url {
-        library.settings.base_url = url.clone();
-    }
-    let mut warnings = library.warnings.clone();
-    let fetched = if opts.fetch_videos {
-        fetch_videos(&library, root, opts.now, &mut warnings)
-    } else {
-        Vec::new()
-    };
-    let base = render::base_context(&library, opts.drafts, opts.now);
-    let base_url = library.settings.base_url.trim_end_matches('/').to_string();
-    let catalogue = crate::catalogue::of(&library);
-    Ok(Loaded {
-        catalogue,
-        library,
-        theme,
-        fetched,
-        warnings,
-        base,
-        base_url,
-        chrome: render::Chrome::default(),
-    })
-}
-
-fn fetch_videos(
-    library: &Library,
-    root: &Path,
-    now: DateTime<Utc>,
-    warnings: &mut Vec<String>,
-) -> Vec<Video> {
-    let channel = library.settings.youtube_channel_id.as_deref();
-    let Some(client) = youtube::Client::from_env(channel, root) else {
-        if channel.is_some() {
-            warnings
-                .push("YOUTUBE_API_KEY is not set: /videos shows only content/videos.yaml".into());
-        }
-        return Vec::new();
-    };
-    match client.latest(now) {
-        Ok(v) => v,
-        Err(e) => {
-            warnings.push(format!("could not fetch the channel's latest videos ({e}): /videos shows only content/videos.yaml"));
-            Vec::new()
-        }
-    }
-}
-
-fn errors(d: Vec<Diagnostic>) -> SiteErrors {
-    let mut all = Diagnostics::default();
-    all.extend(d);
-    all.into_result().unwrap_err()
 }
 
 /// Phase 1 and the render of phase 2 through the one pipeline, kept in memory, for tests.
@@ -308,16 +61,6 @@ fn render_and_check(opts: &Options, sink: Sink) -> anyhow::Result<BuildReport> {
     } else {
         Err(errors(problems).into())
     }
-}
-
-/// What `site build` did.
-pub struct BuildReport {
-    pub pages: usize,
-    /// Assets, sitemap, robots and feed.
-    pub files: usize,
-    pub warnings: Vec<String>,
-    pub islands_report: Option<String>,
-    pub stats: WriteStats,
 }
 
 /// `site build`: every page is written as soon as it is rendered, so the rendered site is

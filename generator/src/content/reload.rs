@@ -5,8 +5,11 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
-use super::model::{BlogPostMeta, ResourceMeta};
-use super::{Entry, Library, ListFile, load_entry};
+use content_model::model::{BlogPostMeta, ResourceMeta};
+
+use super::library::{Entry, Library, ListFile};
+use super::load::load_entry;
+use super::validate;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// Which folder of per-file entries a path belongs to.
@@ -147,6 +150,6 @@ impl Library {
             packages: ListFile::default(),
             warnings: Vec::new(),
         };
-        super::validate::validate(&just_these)
+        validate::validate(&just_these)
     }
 }

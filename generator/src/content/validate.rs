@@ -1,10 +1,18 @@
 //! Checks that go beyond types: slugs, references to files, URLs, ranges and uniqueness.
+//!
+//! [`validate`] is the list of checks, in the order their problems are reported: the
+//! settings, each kind of Markdown entry (one function per entry, so a translation can be
+//! checked as its own entry), the list files, then the titles of `pages.yaml`.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use super::model::{MAX_VALIDITY_MONTHS, PackageType};
-use super::{Entry, Library};
+use content_model::model::{
+    AboutMeta, BlogPostMeta, Business, EventMeta, MAX_VALIDITY_MONTHS, Package, PackageType,
+    ResourceMeta, ServiceMeta, Settings,
+};
+
+use super::library::{Entry, Library, ListFile, TEXT_ROUTES};
 use crate::diagnostics::{Diagnostic, line_of_key};
 
 /// A slug is what a file name becomes in a URL: lower-case words joined by hyphens.
@@ -17,6 +25,7 @@ pub fn is_slug(s: &str) -> bool {
         })
 }
 
+/// An `http(s)://` address with something after the scheme.
 fn is_absolute_url(s: &str) -> bool {
     (s.starts_with("https://") || s.starts_with("http://")) && s.len() > "https://".len()
 }
@@ -41,22 +50,65 @@ fn check_local_file(root: &Path, value: &str) -> Result<(), String> {
     }
 }
 
+/// Every check of the library, in the order their problems are reported.
 pub fn validate(lib: &Library) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let root = lib.root.as_path();
+    check_settings(root, &lib.settings, &mut out);
+    for e in &lib.services {
+        check_service(root, e, &mut out);
+    }
+    for e in &lib.resources {
+        check_resource(root, e, &mut out);
+    }
+    for e in &lib.blog {
+        check_post(root, e, &mut out);
+    }
+    for e in &lib.events {
+        check_event(root, e, &mut out);
+    }
+    if let Some(about) = &lib.about {
+        check_about(root, about, &mut out);
+    }
+    check_logos(lib, &mut out);
+    check_testimonials(lib, &mut out);
+    check_videos(lib, &mut out);
+    check_packages(&lib.packages, &mut out);
+    check_page_texts(lib, &mut out);
+    out
+}
 
-    // -- settings
-    let settings_rel = Path::new("content/settings.yaml");
-    let settings_text = std::fs::read_to_string(root.join(settings_rel)).unwrap_or_default();
-    let setting_err = |field: &str, message: String, hint: &str| {
-        Diagnostic::new(settings_rel, message)
+// -- settings
+
+/// Where the settings are, relative to the root.
+const SETTINGS: &str = "content/settings.yaml";
+
+/// `content/settings.yaml` as read again from disk, to point problems at their lines.
+struct SettingsFile {
+    text: String,
+}
+
+impl SettingsFile {
+    /// Reads the file under `root`; an unreadable one points nowhere.
+    fn read(root: &Path) -> SettingsFile {
+        let text = std::fs::read_to_string(root.join(SETTINGS)).unwrap_or_default();
+        SettingsFile { text }
+    }
+
+    /// A diagnostic about `field`, at the line that sets it.
+    fn error(&self, field: &str, message: String, hint: &str) -> Diagnostic {
+        Diagnostic::new(Path::new(SETTINGS), message)
             .field(field)
-            .line(line_of_key(&settings_text, field, 0))
+            .line(line_of_key(&self.text, field, 0))
             .hint(hint)
-    };
-    let s = &lib.settings;
+    }
+}
+
+/// The site's address, currency, links, brochure, business details and name.
+fn check_settings(root: &Path, s: &Settings, out: &mut Vec<Diagnostic>) {
+    let file = SettingsFile::read(root);
     if !is_absolute_url(&s.base_url) {
-        out.push(setting_err(
+        out.push(file.error(
             "base_url",
             format!("`{}` is not an absolute URL", s.base_url),
             "write the site's address with its scheme, e.g. https://www.example.com",
@@ -65,12 +117,34 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
     // `time_zone` is a `chrono_tz::Tz`: an unknown name already failed reading settings.yaml,
     // with its line and fix (content_model::yaml).
     if s.currency.len() != 3 || !s.currency.chars().all(|c| c.is_ascii_uppercase()) {
-        out.push(setting_err(
+        out.push(file.error(
             "currency",
             format!("`{}` is not an ISO currency code", s.currency),
             "use three capital letters, e.g. EGP",
         ));
     }
+    check_settings_urls(&file, s, out);
+    if let Err(m) = check_local_file(root, &s.brochure_url) {
+        out.push(file.error(
+            "brochure_url",
+            m,
+            "put the PDF in content/static/ and give its /static/… path",
+        ));
+    }
+    if let Some(business) = &s.business {
+        check_business(&file, business, out);
+    }
+    if s.site_info.site_name.trim().is_empty() {
+        out.push(file.error(
+            "site_info.site_name",
+            "the site name is empty".into(),
+            "give the brand name",
+        ));
+    }
+}
+
+/// The scheduling, social media and contact links must be absolute URLs.
+fn check_settings_urls(file: &SettingsFile, s: &Settings, out: &mut Vec<Diagnostic>) {
     for (field, url) in [
         (
             "scheduling.discovery_call_url",
@@ -90,153 +164,153 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
         ),
     ] {
         if let Some(url) = url.filter(|u| !is_absolute_url(u)) {
-            out.push(setting_err(
+            out.push(file.error(
                 field,
                 format!("`{url}` is not an absolute URL"),
                 "write the full address starting with https://",
             ));
         }
     }
-    if let Err(m) = check_local_file(root, &s.brochure_url) {
-        out.push(setting_err(
-            "brochure_url",
-            m,
-            "put the PDF in content/static/ and give its /static/… path",
-        ));
-    }
-    if let Some(business) = &s.business {
-        for (field, value) in [
-            ("business.name", &business.name),
-            ("business.address", &business.address),
-        ] {
-            if value.trim().is_empty() {
-                out.push(setting_err(
-                    field,
-                    format!("`{field}` is empty"),
-                    "receipts print it: give the business's registered name and address",
-                ));
-            }
-        }
-        if let Some(problem) = business.tax_id_problem() {
-            out.push(setting_err(
-                "business.tax_id",
-                problem,
-                "write the 9-digit tax registration number, e.g. 123-456-789",
+}
+
+/// What receipts print: the business's name, address and tax registration number.
+fn check_business(file: &SettingsFile, business: &Business, out: &mut Vec<Diagnostic>) {
+    for (field, value) in [
+        ("business.name", &business.name),
+        ("business.address", &business.address),
+    ] {
+        if value.trim().is_empty() {
+            out.push(file.error(
+                field,
+                format!("`{field}` is empty"),
+                "receipts print it: give the business's registered name and address",
             ));
         }
     }
-    if s.site_info.site_name.trim().is_empty() {
-        out.push(setting_err(
-            "site_info.site_name",
-            "the site name is empty".into(),
-            "give the brand name",
+    if let Some(problem) = business.tax_id_problem() {
+        out.push(file.error(
+            "business.tax_id",
+            problem,
+            "write the 9-digit tax registration number, e.g. 123-456-789",
         ));
     }
+}
 
-    // -- Markdown entries
-    fn check_entry_common<M>(e: &Entry<M>, out: &mut Vec<Diagnostic>) {
-        if !super::validate::is_slug(&e.slug) {
-            out.push(
-                Diagnostic::new(&e.source, format!("`{}` cannot be used in a URL", e.slug)).hint(
-                    "rename the file with lower-case letters, digits and hyphens, e.g. my-first-post.md",
-                ),
-            );
-        }
-    }
-    let check_file = |e_source: &Path,
-                      yaml: &str,
-                      field: &str,
-                      value: &str,
-                      out: &mut Vec<Diagnostic>| {
-        if let Err(m) = check_local_file(root, value) {
-            out.push(
-                Diagnostic::new(e_source, m)
-                    .field(field)
-                    .line(line_of_key(yaml, field, 1))
-                    .hint("put the file under content/static/ and reference it as /static/…, or use a full https:// URL"),
-            );
-        }
-    };
-    let check_url = |e: &Path, yaml: &str, field: &str, value: &str, out: &mut Vec<Diagnostic>| {
-        if !is_absolute_url(value) {
-            out.push(
-                Diagnostic::new(e, format!("`{value}` is not an absolute URL"))
-                    .field(field)
-                    .line(line_of_key(yaml, field, 1))
-                    .hint("write the full address starting with https://"),
-            );
-        }
-    };
+// -- Markdown entries
 
-    for e in &lib.services {
-        check_entry_common(e, &mut out);
-        let m = &e.meta;
-        if m.title.trim().is_empty() {
-            out.push(
-                e.error("title", "the title is empty")
-                    .hint("give the service a title"),
-            );
-        }
-        if let Some(img) = &m.image_url {
-            check_file(&e.source, &e.yaml, "image_url", img, &mut out);
-        }
-        if let Some(url) = &m.partner_url {
-            check_url(&e.source, &e.yaml, "partner_url", url, &mut out);
-        }
+/// The file name of any entry becomes its URL: it must be a slug.
+fn check_slug<M>(e: &Entry<M>, out: &mut Vec<Diagnostic>) {
+    if !is_slug(&e.slug) {
+        out.push(
+            Diagnostic::new(&e.source, format!("`{}` cannot be used in a URL", e.slug)).hint(
+                "rename the file with lower-case letters, digits and hyphens, e.g. my-first-post.md",
+            ),
+        );
     }
-    for e in &lib.resources {
-        check_entry_common(e, &mut out);
-        if let Some(img) = &e.meta.image_url {
-            check_file(&e.source, &e.yaml, "image_url", img, &mut out);
-        }
-    }
-    for e in &lib.blog {
-        check_entry_common(e, &mut out);
-        if let Some(img) = &e.meta.featured_image_url {
-            check_file(&e.source, &e.yaml, "featured_image_url", img, &mut out);
-        }
-        if e.body.trim().is_empty() {
-            out.push(
-                Diagnostic::new(&e.source, "the post has no content")
-                    .hint("write the post below the closing `---`"),
-            );
-        }
-    }
-    for e in &lib.events {
-        check_entry_common(e, &mut out);
-        if let Some(t) = &e.meta.event_time
-            && chrono::NaiveTime::parse_from_str(t, "%H:%M").is_err()
-        {
-            out.push(
-                e.error("event_time", format!("`{t}` is not a time"))
-                    .hint("write a 24-hour local time in quotes, e.g. \"18:30\""),
-            );
-        }
-        for (i, p) in e.meta.photos.iter().enumerate() {
-            check_file(&e.source, &e.yaml, &format!("photos[{i}]"), p, &mut out);
-        }
-        if let Some(url) = &e.meta.registration_url {
-            check_url(&e.source, &e.yaml, "registration_url", url, &mut out);
-        }
-    }
-    if let Some(about) = &lib.about {
-        if let Some(p) = &about.meta.portrait_url {
-            check_file(&about.source, &about.yaml, "portrait_url", p, &mut out);
-        }
-        for (i, c) in about.meta.certifications.iter().enumerate() {
-            check_file(
-                &about.source,
-                &about.yaml,
-                &format!("certifications[{i}].image_url"),
-                &c.image_url,
-                &mut out,
-            );
-        }
-    }
+}
 
-    // -- lists
+/// A file named in an entry's front matter must exist under `content/static/` (or be a URL).
+fn check_entry_file<M>(
+    root: &Path,
+    e: &Entry<M>,
+    field: &str,
+    value: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    if let Err(m) = check_local_file(root, value) {
+        out.push(
+            e.error(field, m)
+                .hint("put the file under content/static/ and reference it as /static/…, or use a full https:// URL"),
+        );
+    }
+}
+
+/// A link in an entry's front matter must be an absolute URL.
+fn check_entry_url<M>(e: &Entry<M>, field: &str, value: &str, out: &mut Vec<Diagnostic>) {
+    if !is_absolute_url(value) {
+        out.push(
+            e.error(field, format!("`{value}` is not an absolute URL"))
+                .hint("write the full address starting with https://"),
+        );
+    }
+}
+
+/// A service: its slug, title, image and partner link.
+fn check_service(root: &Path, e: &Entry<ServiceMeta>, out: &mut Vec<Diagnostic>) {
+    check_slug(e, out);
+    let m = &e.meta;
+    if m.title.trim().is_empty() {
+        out.push(
+            e.error("title", "the title is empty")
+                .hint("give the service a title"),
+        );
+    }
+    if let Some(img) = &m.image_url {
+        check_entry_file(root, e, "image_url", img, out);
+    }
+    if let Some(url) = &m.partner_url {
+        check_entry_url(e, "partner_url", url, out);
+    }
+}
+
+/// A resource: its slug and image.
+fn check_resource(root: &Path, e: &Entry<ResourceMeta>, out: &mut Vec<Diagnostic>) {
+    check_slug(e, out);
+    if let Some(img) = &e.meta.image_url {
+        check_entry_file(root, e, "image_url", img, out);
+    }
+}
+
+/// A blog post: its slug, featured image and that it has a body.
+fn check_post(root: &Path, e: &Entry<BlogPostMeta>, out: &mut Vec<Diagnostic>) {
+    check_slug(e, out);
+    if let Some(img) = &e.meta.featured_image_url {
+        check_entry_file(root, e, "featured_image_url", img, out);
+    }
+    if e.body.trim().is_empty() {
+        out.push(
+            Diagnostic::new(&e.source, "the post has no content")
+                .hint("write the post below the closing `---`"),
+        );
+    }
+}
+
+/// An event: its slug, time of day, photos and registration link.
+fn check_event(root: &Path, e: &Entry<EventMeta>, out: &mut Vec<Diagnostic>) {
+    check_slug(e, out);
+    if let Some(t) = &e.meta.event_time
+        && chrono::NaiveTime::parse_from_str(t, "%H:%M").is_err()
+    {
+        out.push(
+            e.error("event_time", format!("`{t}` is not a time"))
+                .hint("write a 24-hour local time in quotes, e.g. \"18:30\""),
+        );
+    }
+    for (i, p) in e.meta.photos.iter().enumerate() {
+        check_entry_file(root, e, &format!("photos[{i}]"), p, out);
+    }
+    if let Some(url) = &e.meta.registration_url {
+        check_entry_url(e, "registration_url", url, out);
+    }
+}
+
+/// The about page: its portrait and certificate images.
+fn check_about(root: &Path, about: &Entry<AboutMeta>, out: &mut Vec<Diagnostic>) {
+    if let Some(p) = &about.meta.portrait_url {
+        check_entry_file(root, about, "portrait_url", p, out);
+    }
+    for (i, c) in about.meta.certifications.iter().enumerate() {
+        let field = format!("certifications[{i}].image_url");
+        check_entry_file(root, about, &field, &c.image_url, out);
+    }
+}
+
+// -- list files
+
+/// `logos.yaml`: each logo's file and website.
+fn check_logos(lib: &Library, out: &mut Vec<Diagnostic>) {
     for (i, logo) in lib.logos.items.iter().enumerate() {
-        if let Err(m) = check_local_file(root, &logo.logo_url) {
+        if let Err(m) = check_local_file(&lib.root, &logo.logo_url) {
             out.push(
                 lib.logos
                     .error(i, "logo_url", m)
@@ -251,6 +325,10 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
             );
         }
     }
+}
+
+/// `testimonials.yaml`: each rating is 1 to 5 stars.
+fn check_testimonials(lib: &Library, out: &mut Vec<Diagnostic>) {
     for (i, t) in lib.testimonials.items.iter().enumerate() {
         if !(1..=5).contains(&t.rating) {
             out.push(
@@ -264,6 +342,10 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
             );
         }
     }
+}
+
+/// `videos.yaml`: each YouTube id and poster image.
+fn check_videos(lib: &Library, out: &mut Vec<Diagnostic>) {
     for (i, v) in lib.videos.items.iter().enumerate() {
         let ok = v.youtube_id.len() == 11
             && v.youtube_id
@@ -280,7 +362,11 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
                     .hint("copy the 11 characters after `v=` in the video's watch URL"),
             );
         }
-        if let Some(Err(m)) = v.thumbnail.as_deref().map(|t| check_local_file(root, t)) {
+        if let Some(Err(m)) = v
+            .thumbnail
+            .as_deref()
+            .map(|t| check_local_file(&lib.root, t))
+        {
             out.push(
                 lib.videos
                     .error(i, "thumbnail", m)
@@ -288,58 +374,34 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
             );
         }
     }
+}
+
+/// `packages.yaml`: each package's id (a slug, used once), its terms, and that no two active
+/// packages are the same offer.
+fn check_packages(packages: &ListFile<Package>, out: &mut Vec<Diagnostic>) {
     let mut ids = HashSet::new();
     let mut offers: HashMap<(PackageType, u32), usize> = HashMap::new();
-    for (i, p) in lib.packages.items.iter().enumerate() {
+    for (i, p) in packages.items.iter().enumerate() {
         if !is_slug(&p.id) {
             out.push(
-                lib.packages
+                packages
                     .error(i, "id", format!("`{}` is not a valid id", p.id))
                     .hint("use lower-case words and digits joined by hyphens, e.g. individual-5"),
             );
         }
         if !ids.insert(p.id.as_str()) {
             out.push(
-                lib.packages
+                packages
                     .error(i, "id", format!("the id `{}` is used twice", p.id))
                     .hint("give every package its own id"),
             );
         }
-        if p.sessions == 0 {
-            out.push(
-                lib.packages
-                    .error(i, "sessions", "a package needs at least 1 session")
-                    .hint("set sessions to 1 or more"),
-            );
-        }
-        if !(1..=MAX_VALIDITY_MONTHS).contains(&p.validity_months) {
-            out.push(
-                lib.packages
-                    .error(
-                        i,
-                        "validity_months",
-                        format!(
-                            "credits must last between 1 and {MAX_VALIDITY_MONTHS} months, not {}",
-                            p.validity_months
-                        ),
-                    )
-                    .hint(
-                        "write how many months the package's credits last, e.g. validity_months: 6",
-                    ),
-            );
-        }
-        if p.price.minor() <= 0 {
-            out.push(
-                lib.packages
-                    .error(i, "price", "the price must be above 0")
-                    .hint("write the package price, e.g. 4500"),
-            );
-        }
+        check_package_terms(packages, i, p, out);
         if p.is_active
             && let Some(prev) = offers.insert((p.package_type, p.sessions), i)
         {
             out.push(
-                lib.packages
+                packages
                     .error(i, "sessions", format!(
                         "another active {} package (item {prev}) has {} sessions too",
                         p.package_type.as_str(),
@@ -349,9 +411,50 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
             );
         }
     }
+}
 
-    // -- pages.yaml: a title for every page that has no content file of its own
-    for route in super::TEXT_ROUTES {
+/// Package `i`'s sessions, validity and price are in range.
+fn check_package_terms(
+    packages: &ListFile<Package>,
+    i: usize,
+    p: &Package,
+    out: &mut Vec<Diagnostic>,
+) {
+    if p.sessions == 0 {
+        out.push(
+            packages
+                .error(i, "sessions", "a package needs at least 1 session")
+                .hint("set sessions to 1 or more"),
+        );
+    }
+    if !(1..=MAX_VALIDITY_MONTHS).contains(&p.validity_months) {
+        out.push(
+            packages
+                .error(
+                    i,
+                    "validity_months",
+                    format!(
+                        "credits must last between 1 and {MAX_VALIDITY_MONTHS} months, not {}",
+                        p.validity_months
+                    ),
+                )
+                .hint("write how many months the package's credits last, e.g. validity_months: 6"),
+        );
+    }
+    if p.price.minor() <= 0 {
+        out.push(
+            packages
+                .error(i, "price", "the price must be above 0")
+                .hint("write the package price, e.g. 4500"),
+        );
+    }
+}
+
+// -- pages.yaml
+
+/// A title for every page that has no content file of its own.
+fn check_page_texts(lib: &Library, out: &mut Vec<Diagnostic>) {
+    for route in TEXT_ROUTES {
         match lib.pages.items.iter().find(|p| p.route == *route) {
             None => out.push(
                 Diagnostic::new(&lib.pages.source, format!("there is no title for {route}")).hint(
@@ -373,7 +476,6 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
             Some(_) => {}
         }
     }
-    out
 }
 
 #[cfg(test)]

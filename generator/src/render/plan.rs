@@ -13,7 +13,8 @@ use chrono::{DateTime, NaiveDate, Utc};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use super::{FEED_LENGTH, FeedItem, Page, views};
+use super::page::{FEED_LENGTH, FeedItem, Page};
+use super::views;
 use crate::assets::AssetMap;
 use crate::content::model::{BlogPostMeta, PackageType, ResourceMeta, Video};
 use crate::content::{Entry, Library};

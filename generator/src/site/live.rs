@@ -34,14 +34,31 @@ use chrono::NaiveDate;
 use rayon::prelude::*;
 use walkdir::WalkDir;
 
-use super::{BuildReport, Loaded, Options, errors, load};
+use super::load::{Loaded, Options, load};
 use crate::content::model::{BlogPostMeta, ResourceMeta};
 use crate::content::{Entry, EntryKind, Library};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Diagnostics, SiteErrors};
 use crate::links::PageLinks;
 use crate::output::{OutputFile, WriteStats};
-use crate::render::plan::PostCard;
-use crate::render::{Page, RenderedPage};
+use crate::render::plan::{Planner, PostCard};
+use crate::render::{FeedItem, Page, RenderedPage, Renderer};
+
+/// What `site build` did.
+pub struct BuildReport {
+    pub pages: usize,
+    /// Assets, sitemap, robots and feed.
+    pub files: usize,
+    pub warnings: Vec<String>,
+    pub islands_report: Option<String>,
+    pub stats: WriteStats,
+}
+
+/// Every problem in `d`, as the error a build fails with.
+pub(super) fn errors(d: Vec<Diagnostic>) -> SiteErrors {
+    let mut all = Diagnostics::default();
+    all.extend(d);
+    all.into_result().unwrap_err()
+}
 
 /// A page as the sitemap and the clean-up of stale files need it.
 #[derive(Debug, Clone)]
@@ -145,6 +162,193 @@ impl Tally {
         } else {
             self.unchanged += 1;
         }
+    }
+}
+
+/// A rendered page put into the sink, with what the site keeps of it; or why it failed.
+type Done<T> = Result<(T, Put), Diagnostic>;
+/// A rendered post: its source, its sitemap entry and its card.
+type PostDone = Done<(PathBuf, (Listed, PostCard))>;
+/// A rendered resource: its source and its sitemap entry.
+type ResourceDone = Done<(PathBuf, Listed)>;
+
+/// What one render has produced so far: the files put, their tally, the pages that failed.
+#[derive(Default)]
+struct Produced {
+    tally: Tally,
+    puts: Vec<Put>,
+    problems: Vec<Diagnostic>,
+}
+
+impl Produced {
+    /// Counts and keeps a file put into the sink.
+    fn add(&mut self, p: Put) {
+        self.tally.count(&p);
+        self.puts.push(p);
+    }
+
+    /// A page's put, counted and kept, gives back what came with it; a failure's problem is
+    /// kept instead.
+    fn take<T>(&mut self, done: Done<T>) -> Option<T> {
+        match done {
+            Ok((t, p)) => {
+                self.add(p);
+                Some(t)
+            }
+            Err(d) => {
+                self.problems.push(d);
+                None
+            }
+        }
+    }
+}
+
+/// One render of the site: what it renders from and where it puts what it renders. Shared
+/// by the threads of the parallel render.
+struct RenderPass<'a> {
+    loaded: &'a Loaded,
+    opts: &'a Options,
+    renderer: Renderer<'a>,
+    sink: &'a Sink,
+    /// The hashes of what is in the sink, to write only what changed.
+    known: &'a HashMap<String, blake3::Hash>,
+    collect_links: bool,
+    /// Keep every page and file ([`Sink::Memory`]).
+    keep: bool,
+}
+
+impl RenderPass<'_> {
+    /// Renders `page` and puts it into the sink, with its links and the page itself when
+    /// the site keeps them.
+    fn page(&self, page: Page) -> Result<Put, Diagnostic> {
+        let rendered = self.renderer.render(page)?;
+        let links = self
+            .collect_links
+            .then(|| PageLinks::of(&rendered.path, &rendered.source, &rendered.html));
+        let p = put(
+            self.sink,
+            self.known,
+            rendered.file.clone(),
+            rendered.html.as_bytes(),
+        )
+        .map_err(|e| Diagnostic::new(&rendered.source, format!("{e:#}")))?;
+        let kept = self.keep.then_some(Kept::Page(rendered));
+        Ok(Put { links, kept, ..p })
+    }
+
+    /// The posts and resources of `scope`, rendered side by side, each streamed into the
+    /// sink as soon as it is rendered; `taken` holds the post bodies taken out of the library.
+    fn entries(
+        &self,
+        scope: &Scope,
+        taken: Vec<Option<String>>,
+    ) -> (Vec<PostDone>, Vec<ResourceDone>) {
+        let lib = &self.loaded.library;
+        let (posts, resources): (Vec<&Entry<BlogPostMeta>>, Vec<&Entry<ResourceMeta>>) = match scope
+        {
+            Scope::Everything => (lib.blog.iter().collect(), lib.resources.iter().collect()),
+            Scope::Entries(list) => (
+                find(&lib.blog, list, EntryKind::Post),
+                find(&lib.resources, list, EntryKind::Resource),
+            ),
+        };
+        self.loaded.with_planner(self.opts, |planner| {
+            rayon::join(
+                || self.posts(planner, &posts, taken),
+                || self.resources(planner, &resources),
+            )
+        })
+    }
+
+    /// Each published post's page and card, rendered in parallel; a taken body is freed as
+    /// soon as its page is planned.
+    fn posts(
+        &self,
+        planner: &Planner<'_>,
+        posts: &[&Entry<BlogPostMeta>],
+        mut taken: Vec<Option<String>>,
+    ) -> Vec<PostDone> {
+        taken.resize(posts.len(), None);
+        posts
+            .par_iter()
+            .zip(taken)
+            .filter_map(|(e, body)| {
+                let planned = planner.post(e, body.as_deref().unwrap_or(&e.body));
+                drop(body);
+                planned.map(|pc| (e, pc))
+            })
+            .map(|(e, (page, card))| {
+                let listed = Listed::of(&page);
+                let card = self.renderer.card(card)?;
+                self.page(page)
+                    .map(|p| ((e.source.clone(), (listed, card)), p))
+            })
+            .collect()
+    }
+
+    /// Each published resource's page, rendered in parallel.
+    fn resources(
+        &self,
+        planner: &Planner<'_>,
+        resources: &[&Entry<ResourceMeta>],
+    ) -> Vec<ResourceDone> {
+        resources
+            .par_iter()
+            .filter_map(|e| planner.resource(e).map(|p| (e, p)))
+            .map(|(e, page)| {
+                let listed = Listed::of(&page);
+                self.page(page).map(|p| ((e.source.clone(), listed), p))
+            })
+            .collect()
+    }
+
+    /// Every shared page, which may list any of `posts`' cards, rendered in parallel; gives
+    /// them as the sitemap lists them, and the feed.
+    fn shared(
+        &self,
+        posts: &HashMap<PathBuf, (Listed, PostCard)>,
+        produced: &mut Produced,
+    ) -> (Vec<Listed>, Vec<FeedItem>) {
+        let cards: Vec<&PostCard> = posts.values().map(|(_, c)| c).collect();
+        let (pages, feed) = self
+            .loaded
+            .with_planner(self.opts, |planner| planner.shared(cards));
+        let listed = pages.iter().map(Listed::of).collect();
+        produced.tally.rendered += pages.len();
+        let results: Vec<_> = pages.into_par_iter().map(|page| self.page(page)).collect();
+        for r in results {
+            match r {
+                Ok(p) => produced.add(p),
+                Err(d) => produced.problems.push(d),
+            }
+        }
+        (listed, feed)
+    }
+
+    /// The sitemap of `listed` and every other file (assets, feed, robots…), put into the
+    /// sink.
+    fn files<'l>(
+        &self,
+        feed: &[FeedItem],
+        listed: impl Iterator<Item = (&'l str, Option<NaiveDate>)>,
+        produced: &mut Produced,
+    ) -> anyhow::Result<()> {
+        let loaded = self.loaded;
+        let sitemap = crate::seo::sitemap(&loaded.theme.tera, &loaded.base_url, listed)
+            .map_err(|d| errors(vec![d]))?;
+        let mut files = loaded.files(self.opts, feed).map_err(|d| errors(vec![d]))?;
+        files.push(OutputFile {
+            rel: "sitemap.xml".into(),
+            bytes: sitemap.into_bytes(),
+        });
+        for OutputFile { rel, bytes } in files {
+            let mut p = put(self.sink, self.known, rel, &bytes)?;
+            if self.keep {
+                p.kept = Some(Kept::File(bytes));
+            }
+            produced.add(p);
+        }
+        Ok(())
     }
 }
 
@@ -325,12 +529,44 @@ impl LiveSite {
         (!in_out).then_some(rel)
     }
 
+    /// Renders `scope` into the sink: its posts and resources, then the shared pages, the
+    /// sitemap and the other files; then removes and forgets what is no longer produced.
     fn render(&mut self, scope: Scope) -> anyhow::Result<Tally> {
-        // `site build` and `site check` render everything once and keep nothing for later
-        // edits: each post's
-        // Markdown is taken out of the library and freed as soon as its page is written (the
-        // bodies were over half of a 10,000-page build's memory). The feed's posts keep theirs.
-        let taken: Vec<Option<String>> = match scope {
+        let taken = self.take_bodies(&scope);
+        self.forget_entries(&scope);
+        let pass = RenderPass {
+            loaded: &self.loaded,
+            opts: &self.opts,
+            renderer: self.loaded.renderer(),
+            sink: &self.sink,
+            known: &self.hashes,
+            collect_links: self.links.is_some(),
+            keep: matches!(self.sink, Sink::Memory),
+        };
+        let mut produced = Produced::default();
+        let (posts, resources) = pass.entries(&scope, taken);
+        self.posts
+            .extend(posts.into_iter().filter_map(|done| produced.take(done)));
+        self.resources
+            .extend(resources.into_iter().filter_map(|done| produced.take(done)));
+        produced.tally.rendered += produced.puts.len();
+        let (shared, feed) = pass.shared(&self.posts, &mut produced);
+        self.shared = shared;
+        pass.files(&feed, self.sitemap_pages(), &mut produced)?;
+        if !produced.problems.is_empty() {
+            return Err(errors(produced.problems).into());
+        }
+        produced.tally.removed += self.remove_stale(&scope, &produced.puts)?;
+        self.remember(produced.puts);
+        Ok(produced.tally)
+    }
+
+    /// `site build` and `site check` render everything once and keep nothing for later edits:
+    /// each post's Markdown is taken out of the library here and freed as soon as its page is
+    /// written (the bodies were over half of a 10,000-page build's memory). The feed's posts
+    /// keep theirs.
+    fn take_bodies(&mut self, scope: &Scope) -> Vec<Option<String>> {
+        match scope {
             Scope::Everything if self.links.is_some() => {
                 let keep = self
                     .loaded
@@ -344,173 +580,67 @@ impl LiveSite {
                     .collect()
             }
             _ => Vec::new(),
-        };
-        let mut tally = Tally::default();
-        let mut puts = Vec::new();
-        let mut problems = Vec::new();
-        let loaded = &self.loaded;
-        let renderer = loaded.renderer();
-        let (sink, known) = (&self.sink, &self.hashes);
-        let collect_links = self.links.is_some();
-        let keep = matches!(sink, Sink::Memory);
-        let render_put = |page: Page| -> Result<Put, Diagnostic> {
-            let rendered = renderer.render(page)?;
-            let links = collect_links
-                .then(|| PageLinks::of(&rendered.path, &rendered.source, &rendered.html));
-            let p = put(sink, known, rendered.file.clone(), rendered.html.as_bytes())
-                .map_err(|e| Diagnostic::new(&rendered.source, format!("{e:#}")))?;
-            let kept = keep.then_some(Kept::Page(rendered));
-            Ok(Put { links, kept, ..p })
-        };
-        let lib = &loaded.library;
-        let (posts, resources): (Vec<&Entry<BlogPostMeta>>, Vec<&Entry<ResourceMeta>>) =
-            match &scope {
-                Scope::Everything => (lib.blog.iter().collect(), lib.resources.iter().collect()),
-                Scope::Entries(list) => (
-                    find(&lib.blog, list, EntryKind::Post),
-                    find(&lib.resources, list, EntryKind::Resource),
-                ),
-            };
-        if let Scope::Everything = scope {
-            self.posts.clear();
-            self.resources.clear();
-        } else if let Scope::Entries(list) = &scope {
-            // Forget the edited entries: each comes back below if it is still published.
-            for (kind, rel) in list {
-                match kind {
-                    EntryKind::Post => self.posts.remove(rel).map(|_| ()),
-                    EntryKind::Resource => self.resources.remove(rel).map(|_| ()),
-                };
-            }
         }
-        let (post_results, resource_results) = loaded.with_planner(&self.opts, |planner| {
-            // Posts and resources first, streamed: each is written as soon as it is rendered.
-            let (post_results, resource_results) = rayon::join(
-                || {
-                    let mut taken = taken;
-                    taken.resize(posts.len(), None);
-                    posts
-                        .par_iter()
-                        .zip(taken)
-                        .filter_map(|(e, body)| {
-                            let planned = planner.post(e, body.as_deref().unwrap_or(&e.body));
-                            drop(body);
-                            planned.map(|pc| (e, pc))
-                        })
-                        .map(|(e, (page, card))| {
-                            let listed = Listed::of(&page);
-                            let card = renderer.card(card)?;
-                            render_put(page).map(|p| (e.source.clone(), listed, card, p))
-                        })
-                        .collect::<Vec<_>>()
-                },
-                || {
-                    resources
-                        .par_iter()
-                        .filter_map(|e| planner.resource(e).map(|p| (e, p)))
-                        .map(|(e, page)| {
-                            let listed = Listed::of(&page);
-                            render_put(page).map(|p| (e.source.clone(), listed, p))
-                        })
-                        .collect::<Vec<_>>()
-                },
-            );
-            (post_results, resource_results)
-        });
-        for r in post_results {
-            match r {
-                Ok((source, listed, card, p)) => {
-                    tally.count(&p);
-                    puts.push(p);
-                    self.posts.insert(source, (listed, card));
-                }
-                Err(d) => problems.push(d),
-            }
-        }
-        for r in resource_results {
-            match r {
-                Ok((source, listed, p)) => {
-                    tally.count(&p);
-                    puts.push(p);
-                    self.resources.insert(source, listed);
-                }
-                Err(d) => problems.push(d),
-            }
-        }
-        tally.rendered += puts.len();
+    }
 
-        // Then every shared page, which may list any post.
-        let cards: Vec<&PostCard> = self.posts.values().map(|(_, c)| c).collect();
-        let (pages, feed) = loaded.with_planner(&self.opts, |planner| planner.shared(cards));
-        self.shared = pages.iter().map(Listed::of).collect();
-        tally.rendered += pages.len();
-        let shared_results: Vec<_> = pages.into_par_iter().map(render_put).collect();
-        for r in shared_results {
-            match r {
-                Ok(p) => {
-                    tally.count(&p);
-                    puts.push(p);
+    /// Forgets the pages of the entries about to be rendered: each comes back if it is still
+    /// published.
+    fn forget_entries(&mut self, scope: &Scope) {
+        match scope {
+            Scope::Everything => {
+                self.posts.clear();
+                self.resources.clear();
+            }
+            Scope::Entries(list) => {
+                for (kind, rel) in list {
+                    match kind {
+                        EntryKind::Post => self.posts.remove(rel).map(|_| ()),
+                        EntryKind::Resource => self.resources.remove(rel).map(|_| ()),
+                    };
                 }
-                Err(d) => problems.push(d),
             }
         }
-        let listed = self
-            .posts
+    }
+
+    /// Every page the sitemap lists, with its last change.
+    fn sitemap_pages(&self) -> impl Iterator<Item = (&str, Option<NaiveDate>)> {
+        self.posts
             .values()
             .map(|(l, _)| l)
             .chain(self.resources.values())
             .chain(&self.shared)
             .filter(|l| l.indexed)
-            .map(|l| (l.path.as_str(), l.lastmod));
-        let sitemap = crate::seo::sitemap(&loaded.theme.tera, &loaded.base_url, listed)
-            .map_err(|d| errors(vec![d]))?;
-        let mut files = loaded
-            .files(&self.opts, &feed)
-            .map_err(|d| errors(vec![d]))?;
-        files.push(OutputFile {
-            rel: "sitemap.xml".into(),
-            bytes: sitemap.into_bytes(),
-        });
-        for OutputFile { rel, bytes } in files {
-            let mut p = put(sink, known, rel, &bytes)?;
-            if keep {
-                p.kept = Some(Kept::File(bytes));
-            }
-            tally.count(&p);
-            puts.push(p);
-        }
-        if !problems.is_empty() {
-            return Err(errors(problems).into());
-        }
+            .map(|l| (l.path.as_str(), l.lastmod))
+    }
 
-        // Remember what is on disk now, and remove what no page or file produces any more.
+    /// Removes from the sink what this render's `puts` (and, after an edit, the other posts
+    /// and resources) no longer produce; after a render of everything, forgets every earlier
+    /// hash too.
+    fn remove_stale(&mut self, scope: &Scope, puts: &[Put]) -> anyhow::Result<usize> {
+        let stale = self.stale(scope, puts);
+        let removed = self.remove(&stale)?;
         if let Scope::Everything = scope {
-            let produced: HashSet<&str> = puts.iter().map(|p| p.rel.as_str()).collect();
-            let stale: Vec<String> = self
-                .hashes
-                .keys()
-                .filter(|k| !produced.contains(k.as_str()))
-                .cloned()
-                .collect();
-            tally.removed += self.remove(&stale)?;
             self.hashes.clear();
-        } else {
-            let current: HashSet<&str> = self
-                .posts
-                .values()
-                .map(|(l, _)| l.file.as_str())
-                .chain(self.resources.values().map(|l| l.file.as_str()))
-                .chain(puts.iter().map(|p| p.rel.as_str()))
-                .collect();
-            let stale: Vec<String> = self
-                .hashes
-                .keys()
-                .filter(|k| !current.contains(k.as_str()))
-                .cloned()
-                .collect();
-            drop(current);
-            tally.removed += self.remove(&stale)?;
         }
+        Ok(removed)
+    }
+
+    /// The files in the sink that nothing produces any more.
+    fn stale(&self, scope: &Scope, puts: &[Put]) -> Vec<String> {
+        let mut current: HashSet<&str> = puts.iter().map(|p| p.rel.as_str()).collect();
+        if let Scope::Entries(_) = scope {
+            current.extend(self.posts.values().map(|(l, _)| l.file.as_str()));
+            current.extend(self.resources.values().map(|l| l.file.as_str()));
+        }
+        self.hashes
+            .keys()
+            .filter(|k| !current.contains(k.as_str()))
+            .cloned()
+            .collect()
+    }
+
+    /// Keeps each put's hash, and its links and file where this site keeps them.
+    fn remember(&mut self, puts: Vec<Put>) {
         for p in puts {
             if let (Some(all), Some(links)) = (&mut self.links, p.links) {
                 all.insert(p.rel.clone(), links);
@@ -520,7 +650,6 @@ impl LiveSite {
             }
             self.hashes.insert(p.rel, p.hash);
         }
-        Ok(tally)
     }
 
     /// Removes these files from the sink, and from a folder the folders they leave empty.
