@@ -37,10 +37,10 @@ impl AppState {
         self.catalogue.site()
     }
 
-    /// What a booking's change needs, as of now, with the settings of `site` (the caller
+    /// What a domain change needs, as of now, with the settings of `site` (the caller
     /// holds them: `let site = state.site();`).
-    pub fn context<'a>(&'a self, site: &'a SiteInfo) -> crate::bookings::Context<'a> {
-        crate::bookings::Context {
+    pub fn context<'a>(&'a self, site: &'a SiteInfo) -> crate::domain::Context<'a> {
+        crate::domain::Context {
             backend: self.db.backend,
             now: chrono::Utc::now(),
             site,

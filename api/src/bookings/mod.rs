@@ -24,28 +24,12 @@ pub mod store;
 use chrono::{DateTime, Utc};
 use sqlx::AnyConnection;
 
-use crate::db::Backend;
 use crate::domain::parse_ts;
-use crate::email::OutgoingEmail;
 use crate::email::invitation::Invitation;
 use crate::email::templates::SessionDetails;
-use crate::site::SiteInfo;
 
+pub use crate::domain::{Context, Mail};
 pub use store::Held;
-
-/// What a booking's change needs besides the transaction: no `AppState`, so a test or a job
-/// can build one with the clock it wants.
-#[derive(Clone, Copy)]
-pub struct Context<'a> {
-    pub backend: Backend,
-    pub now: DateTime<Utc>,
-    pub site: &'a SiteInfo,
-    /// The site's public address: invitation UIDs and the admin's links.
-    pub base_url: &'a str,
-}
-
-/// The emails a change asks to send.
-pub type Mail = Vec<OutgoingEmail>;
 
 /// The title of a session that has no notes or event name.
 pub const DEFAULT_TITLE: &str = "Coaching Session";
@@ -53,7 +37,8 @@ pub const DEFAULT_TITLE: &str = "Coaching Session";
 /// Minutes a session lasts when nothing else says so (phone bookings, old rows without an end).
 const DEFAULT_MINUTES: i64 = 60;
 
-impl<'a> Context<'a> {
+/// A booking's session in an email.
+impl Context<'_> {
     /// A session's details for an email, with its first invitation (UID of its own,
     /// SEQUENCE 0; [`store`] loads the stored ones).
     pub fn details<'b>(

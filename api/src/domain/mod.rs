@@ -37,6 +37,21 @@ impl FieldError {
     }
 }
 
+/// What a domain change needs besides the caller's transaction: the database's dialect, the
+/// time, the site's settings and its public address. No `AppState`, so a test or a job can
+/// build one with the clock it wants (`AppState::context` builds it for a request).
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    pub backend: crate::db::Backend,
+    pub now: DateTime<Utc>,
+    pub site: &'a crate::site::SiteInfo,
+    /// The site's public address: links in emails, invitation UIDs.
+    pub base_url: &'a str,
+}
+
+/// The emails a change asks to send, queued by the caller in the same transaction.
+pub type Mail = Vec<crate::email::OutgoingEmail>;
+
 /// What a domain function refuses, in the domain's words; `error.rs` maps it to HTTP (422,
 /// 404, 409, 500) in one place.
 #[derive(Debug, thiserror::Error)]

@@ -3,6 +3,7 @@
 //! client and its signatures are in `providers::paytabs` (re-exported here as `paytabs`).
 
 pub mod catalogue;
+pub mod orders;
 pub mod reconcile;
 pub mod refunds;
 pub mod settle;

@@ -9,7 +9,7 @@ use chrono::Utc;
 use tokio::sync::Notify;
 
 use super::settle;
-use crate::domain::{now, ts};
+use crate::domain::ts;
 use crate::state::AppState;
 
 /// One pass; returns how many transactions it settled to a final state.
@@ -46,12 +46,7 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<usize> {
             ),
         }
     }
-    let day_ago = ts(Utc::now() - chrono::Duration::hours(24));
-    sqlx::query("UPDATE payment_transactions SET status = 'failed', updated_at = $1 WHERE status = 'pending' AND tran_ref IS NULL AND created_at < $2")
-        .bind(now())
-        .bind(&day_ago)
-        .execute(&state.db.pool)
-        .await?;
+    super::orders::fail_abandoned(&mut *state.db.pool.acquire().await?, Utc::now()).await?;
     Ok(settled)
 }
 

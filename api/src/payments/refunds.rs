@@ -13,8 +13,8 @@ use utoipa::ToSchema;
 use crate::db::Backend;
 use crate::domain::credits::{self, Applied};
 use crate::domain::validity::display_day;
-use crate::domain::{MoneyView, new_id, now};
-use crate::email::{credit_templates, enqueue};
+use crate::domain::{Context, FieldError, Mail, MoneyView, new_id, ts};
+use crate::email::{OutgoingEmail, credit_templates, enqueue_all};
 use crate::providers::paytabs::{PayTabs, RefundAnswer, RefundRequest, Transaction};
 use crate::state::AppState;
 
@@ -146,6 +146,33 @@ pub async fn refundable(
 
 impl Refundable {
     /// The sale an online payment's refund follows up.
+    /// Whether a refund of `credits` and `amount` (minor units) fits what is left of this
+    /// payment, with the message the admin's dialog shows on the field when it does not.
+    pub fn check(&self, credits: i64, amount: i64) -> Result<(), FieldError> {
+        if !(0..=self.unused_credits).contains(&credits) {
+            let most = self.unused_credits;
+            return Err(FieldError::new(
+                "credits",
+                &format!("At most {most} unused credits can be removed"),
+            ));
+        }
+        if amount > self.max_amount.minor {
+            let most = with_cents(self.max_amount.minor);
+            let currency = &self.max_amount.currency;
+            return Err(FieldError::new(
+                "amount",
+                &format!("At most {most} {currency} can be refunded"),
+            ));
+        }
+        if amount == 0 && credits == 0 {
+            return Err(FieldError::new(
+                "amount",
+                "Refund an amount, credits, or both",
+            ));
+        }
+        Ok(())
+    }
+
     pub fn sale_tran_ref(&self) -> Option<&str> {
         self.sale_tran_ref.as_deref()
     }
@@ -207,13 +234,13 @@ async fn refund_row(conn: &mut AnyConnection, id: &str) -> Result<RefundRow, sql
 /// an online one waits for [`send_to_paytabs`] after the commit.
 pub async fn record(
     conn: &mut AnyConnection,
-    state: &AppState,
+    ctx: &Context<'_>,
     payment: &Refundable,
     asked: &RefundAsked<'_>,
-) -> anyhow::Result<RefundRow> {
+) -> anyhow::Result<(RefundRow, Mail)> {
     let id = new_id();
     let online = payment.method == "paytabs";
-    let now = now();
+    let now = ts(ctx.now);
     sqlx::query(
         "INSERT INTO payment_refunds (id, payment_record_id, client_id, amount, currency, credits, method, status, cart_id, reason, requested_by, created_at, completed_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
@@ -240,7 +267,7 @@ pub async fn record(
             .ok_or_else(|| anyhow::anyhow!("payment {} has no lot", payment.payment_id))?;
         let applied = credits::remove_for_refund(
             conn,
-            state.db.backend,
+            ctx.backend,
             &payment.client_id,
             lot,
             asked.credits,
@@ -253,10 +280,11 @@ pub async fn record(
             "refund credits not removed: {applied:?}"
         );
     }
+    let mut mail = Vec::new();
     if !online {
-        queue_email(conn, state, &id).await?;
+        mail.push(refund_email(conn, ctx, &id).await?);
     }
-    Ok(refund_row(conn, &id).await?)
+    Ok((refund_row(conn, &id).await?, mail))
 }
 
 /// What became of a refund sent to PayTabs.
@@ -347,17 +375,34 @@ async fn settle(
     tran_ref: Option<&str>,
     letter: &str,
 ) -> anyhow::Result<bool> {
-    let letter = letter.trim().to_uppercase();
+    let site = state.site();
+    let ctx = state.context(&site);
     let mut db_tx = state.db.pool.begin().await?;
+    let (known, mail) = settle_in(&mut db_tx, &ctx, cart_id, tran_ref, letter).await?;
+    enqueue_all(&mut db_tx, &mail).await?;
+    db_tx.commit().await?;
+    state.wake_mail(&mail);
+    Ok(known)
+}
+
+/// [`settle`] in the caller's transaction: whether the refund is one of ours, and the email.
+async fn settle_in(
+    db_tx: &mut AnyConnection,
+    ctx: &Context<'_>,
+    cart_id: &str,
+    tran_ref: Option<&str>,
+    letter: &str,
+) -> anyhow::Result<(bool, Mail)> {
+    let letter = letter.trim().to_uppercase();
     let row: Option<(String, String, String, i64)> = sqlx::query_as(&format!(
         "SELECT id, status, client_id, credits FROM payment_refunds WHERE cart_id = $1{}",
-        state.db.backend.for_update()
+        ctx.backend.for_update()
     ))
     .bind(cart_id)
     .fetch_optional(&mut *db_tx)
     .await?;
     let Some((id, status, client_id, credits_removed)) = row else {
-        return Ok(false);
+        return Ok((false, Vec::new()));
     };
     if status != "pending" {
         tracing::info!(
@@ -365,9 +410,10 @@ async fn settle(
             status,
             "refund notification for a settled refund ignored"
         );
-        return Ok(true);
+        return Ok((true, Vec::new()));
     }
-    let now = now();
+    let now = ts(ctx.now);
+    let mut mail = Vec::new();
     match letter.as_str() {
         "A" => {
             sqlx::query("UPDATE payment_refunds SET status = 'completed', tran_ref = $1, provider_status = $2, completed_at = $3 WHERE id = $4")
@@ -377,7 +423,7 @@ async fn settle(
                 .bind(&id)
                 .execute(&mut *db_tx)
                 .await?;
-            queue_email(&mut db_tx, state, &id).await?;
+            mail.push(refund_email(db_tx, ctx, &id).await?);
         }
         "H" | "P" => {
             sqlx::query(
@@ -405,8 +451,8 @@ async fn settle(
             .await?;
             if let Some(lot) = lot {
                 credits::restore_after_declined_refund(
-                    &mut db_tx,
-                    state.db.backend,
+                    &mut *db_tx,
+                    ctx.backend,
                     &client_id,
                     &lot,
                     credits_removed,
@@ -421,9 +467,7 @@ async fn settle(
             );
         }
     }
-    db_tx.commit().await?;
-    state.mail_wake.notify_one();
-    Ok(true)
+    Ok((true, mail))
 }
 
 /// `2025000` → `20,250.00`: an amount of money always with its two decimals.
@@ -432,11 +476,12 @@ pub fn with_cents(minor: i64) -> String {
     format!("{grouped}.{:02}", minor % 100)
 }
 
-async fn queue_email(
+/// The client's email about a completed refund.
+async fn refund_email(
     conn: &mut AnyConnection,
-    state: &AppState,
+    ctx: &Context<'_>,
     refund_id: &str,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<OutgoingEmail> {
     let (email, name, amount, currency, credits, method, paid_on): (
         String,
         String,
@@ -456,14 +501,14 @@ async fn queue_email(
     .await?;
     let paid_on = crate::domain::parse_ts(&paid_on)
         .map(|t| {
-            t.with_timezone(&state.site().time_zone)
+            t.with_timezone(&ctx.site.time_zone)
                 .format("%Y-%m-%d")
                 .to_string()
         })
         .map(|d| display_day(&d))
         .unwrap_or(paid_on);
-    let mail = credit_templates::payment_refunded(
-        &state.site().name,
+    Ok(credit_templates::payment_refunded(
+        &ctx.site.name,
         &email,
         &name,
         amount,
@@ -471,7 +516,5 @@ async fn queue_email(
         credits,
         &paid_on,
         method == "paytabs",
-    );
-    enqueue(conn, &mail).await?;
-    Ok(())
+    ))
 }

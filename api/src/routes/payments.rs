@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::optional;
-use crate::domain::{AmountInput, Email, MoneyView, PaymentStatus, new_id, now, ts};
+use crate::domain::{AmountInput, Email, Money, MoneyView, PaymentStatus, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};
-use crate::payments::{catalogue, settle};
+use crate::payments::{catalogue, orders, settle};
 use crate::providers::paytabs::{self, CreateError, PageRequest, Transaction};
 use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;
@@ -59,6 +59,61 @@ pub struct RedirectView {
     redirect_url: String,
 }
 
+/// A purchase as the dialog sent it, checked: who pays and what they ask for.
+struct Purchase {
+    name: String,
+    email: Email,
+    phone: String,
+    package_type: String,
+    sessions: u32,
+    shown: Option<Money>,
+    version: Option<String>,
+}
+
+impl TryFrom<PurchaseRequest> for Purchase {
+    type Error = AppError;
+
+    fn try_from(body: PurchaseRequest) -> Result<Purchase, AppError> {
+        let name = optional(body.customer_name);
+        let raw_email = optional(body.customer_email);
+        let phone = optional(body.customer_phone);
+        let (Some(name), Some(raw_email), Some(phone)) =
+            (name.clone(), raw_email.clone(), phone.clone())
+        else {
+            let missing = [
+                ("customerName", name.is_none()),
+                ("customerEmail", raw_email.is_none()),
+                ("customerPhone", phone.is_none()),
+            ];
+            let fields = missing
+                .iter()
+                .filter(|(_, absent)| *absent)
+                .map(|(f, _)| (f.to_string(), "This field is required.".to_string()))
+                .collect();
+            return Err(AppError::Validation {
+                message: "Please fill in all required fields".into(),
+                fields,
+            });
+        };
+        let email = Email::parse(&raw_email)
+            .ok_or_else(|| AppError::field("customerEmail", "Invalid email address"))?;
+        let package_type = optional(body.package_type)
+            .ok_or_else(|| AppError::field("packageType", "packageType is required"))?;
+        let sessions = body
+            .sessions
+            .ok_or_else(|| AppError::field("sessions", "sessions is required"))?;
+        Ok(Purchase {
+            name,
+            email,
+            phone,
+            package_type,
+            sessions,
+            shown: body.amount.read().and_then(Result::ok),
+            version: optional(body.catalogue_version),
+        })
+    }
+}
+
 /// Starts a payment: prices the package from the catalogue the site publishes (the version the
 /// page was built with, loaded from the site if new), records a pending transaction with a
 /// fresh unguessable cart id, asks PayTabs for a hosted page.
@@ -73,70 +128,34 @@ pub async fn create(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<PurchaseRequest>,
 ) -> AppResult<Json<RedirectView>> {
-    let name = optional(body.customer_name);
-    let raw_email = optional(body.customer_email);
-    let phone = optional(body.customer_phone);
-    if name.is_none() || raw_email.is_none() || phone.is_none() {
-        let mut fields = std::collections::BTreeMap::new();
-        for (f, v) in [
-            ("customerName", &name),
-            ("customerEmail", &raw_email),
-            ("customerPhone", &phone),
-        ] {
-            if v.is_none() {
-                fields.insert(f.to_string(), "This field is required.".to_string());
-            }
-        }
-        return Err(AppError::Validation {
-            message: "Please fill in all required fields".into(),
-            fields,
-        });
-    }
-    let email = Email::parse(raw_email.as_deref().unwrap_or(""))
-        .ok_or_else(|| AppError::field("customerEmail", "Invalid email address"))?;
-    let package_type = optional(body.package_type)
-        .ok_or_else(|| AppError::field("packageType", "packageType is required"))?;
-    let sessions = body
-        .sessions
-        .ok_or_else(|| AppError::field("sessions", "sessions is required"))?;
-    let version = optional(body.catalogue_version);
-    let package = catalogue::price(
-        &state,
-        &catalogue::Asked {
-            package_type: &package_type,
-            sessions,
-            shown: body.amount.read().and_then(Result::ok),
-            version: version.as_deref(),
-        },
-    )
-    .await?;
+    let purchase = Purchase::try_from(body)?;
+    let asked = catalogue::Asked {
+        package_type: &purchase.package_type,
+        sessions: purchase.sessions,
+        shown: purchase.shown,
+        version: purchase.version.as_deref(),
+    };
+    let package = catalogue::price(&state, &asked).await?;
     let Some(paytabs) = &state.paytabs else {
         tracing::error!("a purchase was attempted but PayTabs is not configured");
         return Err(AppError::BadGateway(
             CreateError::Failed(anyhow::anyhow!("not configured")).to_string(),
         ));
     };
-    let cart_id = format!("ec_{}", new_id());
-    let now = now();
-    sqlx::query(
-        "INSERT INTO payment_transactions (id, client_id, cart_id, status, package_id, package_type, sessions_purchased, amount, currency,
-                                           customer_name, customer_email, customer_phone, is_guest, created_at, updated_at)
-         VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, $10, $11, 0, $12, $12)",
-    )
-    .bind(new_id())
-    .bind(&user.user_id)
-    .bind(&cart_id)
-    .bind(&package.id)
-    .bind(package.package_type.as_str())
-    .bind(i64::from(package.sessions))
-    .bind(package.price.minor())
-    .bind(&state.site().currency)
-    .bind(name.as_deref())
-    .bind(email.as_str())
-    .bind(phone.as_deref())
-    .bind(&now)
-    .execute(&state.db.pool)
-    .await?;
+    let site = state.site();
+    let order = orders::NewOrder {
+        client_id: &user.user_id,
+        package_id: &package.id,
+        package_type: package.package_type.as_str(),
+        sessions: i64::from(package.sessions),
+        amount: package.price.minor(),
+        currency: &site.currency,
+        customer_name: &purchase.name,
+        customer_email: purchase.email.as_str(),
+        customer_phone: &purchase.phone,
+    };
+    let mut conn = state.db.pool.acquire().await?;
+    let cart_id = orders::open(&mut conn, &order, Utc::now()).await?;
     let unit = if package.package_type.as_str() == "group" {
         "hours"
     } else {
@@ -146,26 +165,19 @@ pub async fn create(
     let base = &state.config.public_base_url;
     let request = PageRequest {
         cart_id: &cart_id,
-        currency: &state.site().currency,
-        amount: package.price.minor(),
+        currency: &site.currency,
+        amount: order.amount,
         description: &description,
-        customer_name: name.as_deref().unwrap_or_default(),
-        customer_email: email.as_str(),
-        customer_phone: phone.as_deref().unwrap_or_default(),
+        customer_name: order.customer_name,
+        customer_email: order.customer_email,
+        customer_phone: order.customer_phone,
         customer_ip: &ip,
         callback_url: &format!("{base}/api/payments/paytabs/callback"),
         return_url: &format!("{base}/api/payments/paytabs/return"),
     };
     match paytabs.create_page(&request).await {
         Ok((tran_ref, redirect_url)) => {
-            sqlx::query(
-                "UPDATE payment_transactions SET tran_ref = $1, updated_at = $2 WHERE cart_id = $3",
-            )
-            .bind(&tran_ref)
-            .bind(crate::domain::now())
-            .bind(&cart_id)
-            .execute(&state.db.pool)
-            .await?;
+            orders::page_created(&mut conn, &cart_id, &tran_ref, Utc::now()).await?;
             Ok(Json(RedirectView { redirect_url }))
         }
         Err(e) => {
@@ -174,11 +186,7 @@ pub async fn create(
                 error = format!("{e:#}"),
                 "PayTabs payment page not created"
             );
-            sqlx::query("UPDATE payment_transactions SET status = 'failed', updated_at = $1 WHERE cart_id = $2")
-                .bind(crate::domain::now())
-                .bind(&cart_id)
-                .execute(&state.db.pool)
-                .await?;
+            orders::page_failed(&mut conn, &cart_id, Utc::now()).await?;
             Err(AppError::BadGateway(e.to_string()))
         }
     }

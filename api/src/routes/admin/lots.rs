@@ -12,6 +12,7 @@ use crate::domain::credits::{self, Extended};
 use crate::domain::money::AmountError;
 use crate::domain::validity::Validity;
 use crate::domain::{AmountInput, Notes, RecordId};
+use crate::email::enqueue_all;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson, AppPath};
 use crate::payments::refunds::{self, RefundAsked, RefundRow, Refundable};
@@ -197,31 +198,7 @@ pub async fn refund_payment(
     let payment = refunds::refundable(&mut tx, id.as_str())
         .await?
         .ok_or_else(not_found)?;
-    if !(0..=payment.unused_credits).contains(&credits) {
-        return Err(AppError::field(
-            "credits",
-            &format!(
-                "At most {} unused credits can be removed",
-                payment.unused_credits
-            ),
-        ));
-    }
-    if amount > payment.max_amount.minor {
-        return Err(AppError::field(
-            "amount",
-            &format!(
-                "At most {} {} can be refunded",
-                refunds::with_cents(payment.max_amount.minor),
-                payment.max_amount.currency
-            ),
-        ));
-    }
-    if amount == 0 && credits == 0 {
-        return Err(AppError::field(
-            "amount",
-            "Refund an amount, credits, or both",
-        ));
-    }
+    payment.check(credits, amount)?;
     let paytabs = match (payment.sale_tran_ref(), &state.paytabs) {
         (Some(sale), Some(p)) => Some((sale.to_string(), p.clone())),
         (Some(_), None) => {
@@ -237,9 +214,11 @@ pub async fn refund_payment(
         reason: reason.as_ref().map(Notes::as_str),
         admin_id: &admin.user_id,
     };
-    let row = refunds::record(&mut tx, &state, &payment, &asked).await?;
+    let site = state.site();
+    let (row, mail) = refunds::record(&mut tx, &state.context(&site), &payment, &asked).await?;
+    enqueue_all(&mut tx, &mail).await?;
     tx.commit().await?;
-    state.mail_wake.notify_one();
+    state.wake_mail(&mail);
     tracing::info!(payment = id.as_str(), refund = %row.id, credits, amount, by = %admin.user_id, "refund asked");
     let row = match paytabs {
         Some((sale, paytabs)) => {

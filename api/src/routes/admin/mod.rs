@@ -69,13 +69,17 @@ fn start_of_local_day(state: &AppState, day: NaiveDate) -> String {
 
 /// The validity the admin picked for granted credits, or the settings' default.
 fn validity_months(state: &AppState, picked: Option<i64>) -> Result<u32, AppError> {
-    let max = i64::from(MAX_VALIDITY_MONTHS);
+    validity_months_in_range(picked)?;
+    Ok(picked.map_or(state.site().default_validity_months, |m| m as u32))
+}
+
+/// The refusal of a validity the admin picked outside 1 to 60 months.
+fn validity_months_in_range(picked: Option<i64>) -> Result<(), AppError> {
     match picked {
-        None => Ok(state.site().default_validity_months),
-        Some(m) if (1..=max).contains(&m) => Ok(m as u32),
-        Some(_) => Err(AppError::field(
+        Some(m) if !(1..=i64::from(MAX_VALIDITY_MONTHS)).contains(&m) => Err(AppError::field(
             "validityMonths",
             "Credits must be valid for 1 to 60 months",
         )),
+        _ => Ok(()),
     }
 }

@@ -14,7 +14,7 @@ use crate::domain::money::AmountError;
 use crate::domain::payments::{OfflinePayment, record_offline_payment};
 use crate::domain::text::short_text;
 use crate::domain::validity::Validity;
-use crate::domain::{AmountInput, MoneyView, Notes, RecordId};
+use crate::domain::{AmountInput, Money, MoneyView, Notes, RecordId};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson};
 use crate::routes::receipts::issue_and_send;
@@ -72,6 +72,84 @@ fn required() -> AppError {
     }
 }
 
+/// An offline payment as the admin typed it, checked in the form's order.
+struct OfflineRequest {
+    client: RecordId,
+    amount: Money,
+    sessions: i64,
+    day: NaiveDate,
+    method: &'static str,
+    validity_months: Option<i64>,
+    reference: Option<String>,
+    notes: Option<Notes>,
+}
+
+impl TryFrom<AddPayment> for OfflineRequest {
+    type Error = AppError;
+
+    fn try_from(body: AddPayment) -> Result<OfflineRequest, AppError> {
+        let client_id = body.client_id.as_deref().map(str::trim).unwrap_or("");
+        let date = body.payment_date.as_deref().map(str::trim).unwrap_or("");
+        let (Some(amount), Some(sessions)) = (body.amount.read(), body.sessions_purchased) else {
+            return Err(required());
+        };
+        if client_id.is_empty() || date.is_empty() {
+            return Err(required());
+        }
+        let amount = amount.map_err(|e| match e {
+            AmountError::TooLarge => {
+                AppError::field("amount", "Amount must be at most 10,000,000.00")
+            }
+            AmountError::NotAnAmount => {
+                AppError::field("amount", "Amount must be 0 or more, in steps of 0.01")
+            }
+        })?;
+        if sessions < 1 {
+            return Err(AppError::field(
+                "sessionsPurchased",
+                "Sessions purchased must be at least 1",
+            ));
+        }
+        if sessions > MAX_CREDITS_PER_CHANGE {
+            return Err(AppError::field(
+                "sessionsPurchased",
+                "Sessions purchased must be at most 1,000",
+            ));
+        }
+        let day = NaiveDate::parse_from_str(date, "%Y-%m-%d").map_err(|_| {
+            AppError::field("paymentDate", "Payment date must be a date (YYYY-MM-DD)")
+        })?;
+        let method = body
+            .payment_method
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .unwrap_or("cash");
+        let method = METHODS.iter().find(|m| **m == method).ok_or_else(|| {
+            AppError::field(
+                "paymentMethod",
+                "Payment method must be bank_transfer, credit_card, cash, check, paypal or other",
+            )
+        })?;
+        let validity_months = body.validity_months;
+        super::validity_months_in_range(validity_months)?;
+        let reference = short_text("referenceNumber", body.reference_number.as_deref(), 100)?;
+        let notes = Notes::parse_optional("notes", body.notes.as_deref(), 2_000)?;
+        let client = RecordId::parse(client_id)
+            .ok_or_else(|| AppError::NotFound("Client not found".into()))?;
+        Ok(OfflineRequest {
+            client,
+            amount,
+            sessions,
+            day,
+            method,
+            validity_months,
+            reference,
+            notes,
+        })
+    }
+}
+
 #[utoipa::path(post, path = "/api/admin/payments", tag = "admin", request_body = AddPayment,
     responses((status = 201, body = RecordedPaymentView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
               (status = 403, body = ErrorBody), (status = 404, body = ErrorBody, description = "Client not found"),
@@ -82,51 +160,17 @@ pub async fn add_payment(
     AdminUser(admin): AdminUser,
     AppJson(body): AppJson<AddPayment>,
 ) -> AppResult<(StatusCode, Json<RecordedPaymentView>)> {
-    let client_id = body.client_id.as_deref().map(str::trim).unwrap_or("");
-    let date = body.payment_date.as_deref().map(str::trim).unwrap_or("");
-    let (Some(amount), Some(sessions)) = (body.amount.read(), body.sessions_purchased) else {
-        return Err(required());
-    };
-    if client_id.is_empty() || date.is_empty() {
-        return Err(required());
-    }
-    let amount = amount.map_err(|e| match e {
-        AmountError::TooLarge => AppError::field("amount", "Amount must be at most 10,000,000.00"),
-        AmountError::NotAnAmount => {
-            AppError::field("amount", "Amount must be 0 or more, in steps of 0.01")
-        }
-    })?;
-    if sessions < 1 {
-        return Err(AppError::field(
-            "sessionsPurchased",
-            "Sessions purchased must be at least 1",
-        ));
-    }
-    if sessions > MAX_CREDITS_PER_CHANGE {
-        return Err(AppError::field(
-            "sessionsPurchased",
-            "Sessions purchased must be at most 1,000",
-        ));
-    }
-    let day = NaiveDate::parse_from_str(date, "%Y-%m-%d")
-        .map_err(|_| AppError::field("paymentDate", "Payment date must be a date (YYYY-MM-DD)"))?;
-    let method = body
-        .payment_method
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty());
-    let method = method.unwrap_or("cash");
-    if !METHODS.contains(&method) {
-        return Err(AppError::field(
-            "paymentMethod",
-            "Payment method must be bank_transfer, credit_card, cash, check, paypal or other",
-        ));
-    }
-    let months = super::validity_months(&state, body.validity_months)?;
-    let reference = short_text("referenceNumber", body.reference_number.as_deref(), 100)?;
-    let notes = Notes::parse_optional("notes", body.notes.as_deref(), 2_000)?;
-    let client =
-        RecordId::parse(client_id).ok_or_else(|| AppError::NotFound("Client not found".into()))?;
+    let OfflineRequest {
+        client,
+        amount,
+        sessions,
+        day,
+        method,
+        validity_months,
+        reference,
+        notes,
+    } = OfflineRequest::try_from(body)?;
+    let months = super::validity_months(&state, validity_months)?;
     // The payment date is a day in the coach's time zone; stored as its start in UTC.
     let payment_date = start_of_local_day(&state, day);
     let paid_at = crate::domain::parse_ts(&payment_date).unwrap_or_else(chrono::Utc::now);
