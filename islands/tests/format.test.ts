@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, longDateTime, sessions, setCoachTimeZone, shortDate, timeOfDay, zoneName } from "../src/lib/format";
+import { formatMoney, longDateTime, parseInstant, sessions, setCoachTimeZone, shortDate, timeOfDay, zoneName } from "../src/lib/format";
 import { redirectFor, type Session } from "../src/lib/session";
 
 const as = (role: "admin" | "client"): Session => ({
@@ -80,5 +80,21 @@ describe("redirect rules of spec §6", () => {
   it("sends a signed-in visitor from /auth to their home", () => {
     expect(redirectFor("auth", as("admin"))).toBe("/admin");
     expect(redirectFor("auth", as("client"))).toBe("/dashboard");
+  });
+});
+
+describe("reading the API's instants", () => {
+  it("takes RFC 3339 with any fractional digits and any offset, the same in every browser", () => {
+    expect(parseInstant("2026-11-21T10:00:00Z").toISOString()).toBe("2026-11-21T10:00:00.000Z");
+    expect(parseInstant("2026-11-21T10:00:00.123456789Z").toISOString()).toBe("2026-11-21T10:00:00.123Z");
+    expect(parseInstant("2026-11-21T12:30:00+02:00").toISOString()).toBe("2026-11-21T10:30:00.000Z");
+    expect(parseInstant("2026-11-21T05:00:00-05:30").toISOString()).toBe("2026-11-21T10:30:00.000Z");
+    expect(parseInstant("2026-11-21 12:00:00+0200").toISOString()).toBe("2026-11-21T10:00:00.000Z");
+    // Without an offset: the viewer's own clock, as date-fns read it.
+    expect(parseInstant("2026-11-21T10:00:00").getTime()).toBe(new Date(2026, 10, 21, 10, 0, 0).getTime());
+    expect(Number.isNaN(parseInstant("next tuesday").getTime())).toBe(true);
+  });
+  it("writes every month of a calendar date as MMM dd, yyyy", () => {
+    expect(["2026-01-05", "2026-09-30", "2026-12-31"].map(shortDate)).toEqual(["Jan 05, 2026", "Sep 30, 2026", "Dec 31, 2026"]);
   });
 });

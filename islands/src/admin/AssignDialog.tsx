@@ -1,15 +1,21 @@
 // 'Assign to client' for a booking that needs attention (Booking Management): the admin picks
 // the client; POST /api/admin/bookings/{id}/assign uses one of that client's credits now, and
 // the booking becomes theirs, confirmed (the client gets the confirmation email).
-import { type FormEvent, useId, useState } from "react";
+import { useId } from "react";
+import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
+import * as z from "zod/mini";
 import { ApiError, POST } from "../lib/api";
 import { longDateTime } from "../lib/format";
+import { Form, FormField, showServerErrors, useZodForm } from "../lib/form";
 import type { BookingView, ClientRow } from "../api/types";
 import { Modal } from "./dialog";
 import { hasCredits, suggestedClient } from "./helpers";
 
 const NO_CREDITS = "This client has no available credits. Please add a payment first.";
+
+const choiceSchema = z.object({ clientId: z.string().check(z.minLength(1, "Please select a client")) });
+type Choice = z.infer<typeof choiceSchema>;
 
 export function AssignDialog(props: {
   open: boolean;
@@ -20,11 +26,11 @@ export function AssignDialog(props: {
   focusOnClose?: () => HTMLElement | null | undefined;
 }) {
   const { booking, clients } = props;
-  const [clientId, setClientId] = useState(() => suggestedClient(booking, clients)?.user_id ?? "");
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const form = useZodForm<Choice>({ schema: choiceSchema, defaultValues: () => ({ clientId: suggestedClient(booking, clients)?.user_id ?? "" }) });
+  const busy = form.formState.isSubmitting;
   const id = useId();
   const selectId = `${id}-client`;
+  const clientId = useWatch({ control: form.control, name: "clientId" });
   const client = clients.find((c) => c.user_id === clientId);
   const blocked = !!client && !hasCredits(client);
   const booker = [booking.clientName, booking.clientEmail ? `<${booking.clientEmail}>` : null].filter(Boolean).join(" ") || "an unknown invitee";
@@ -34,17 +40,11 @@ export function AssignDialog(props: {
     props.onOpenChange(next);
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!clientId) {
-      setError("Please select a client");
-      return;
-    }
+  async function submit({ clientId }: Choice) {
     if (blocked) {
       toast.error("Insufficient Credits", { description: NO_CREDITS });
       return;
     }
-    setBusy(true);
     try {
       const assigned = await POST("/api/admin/bookings/{id}/assign", { clientId }, { path: { id: booking.id } });
       toast.success("Booking Assigned", {
@@ -57,11 +57,9 @@ export function AssignDialog(props: {
         toast.error("Insufficient Credits", { description: NO_CREDITS });
       } else {
         const message = err instanceof ApiError ? err.message : "An unexpected error occurred";
-        if (err instanceof ApiError && err.fields.clientId) setError(err.fields.clientId);
+        if (err instanceof ApiError) showServerErrors(form, err.fields, ["clientId"]);
         toast.error("Error Assigning Booking", { description: message });
       }
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -78,22 +76,19 @@ export function AssignDialog(props: {
       }
       focusOnClose={props.focusOnClose}
     >
-      <form className="form admin-form" onSubmit={submit} noValidate aria-busy={busy}>
-        <div className="field">
-          <label className="field__label" htmlFor={selectId}>
-            Client
-          </label>
-          <select
-            className="input"
-            id={selectId}
-            value={clientId}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${selectId}-error` : `${selectId}-hint`}
-            onChange={(e) => {
-              setClientId(e.target.value);
-              setError(undefined);
-            }}
-          >
+      <Form form={form} className="form admin-form" onSubmit={submit} aria-busy={busy}>
+        <FormField<Choice>
+          name="clientId"
+          id={selectId}
+          label="Client"
+          hintDescribes
+          hint={
+            client
+              ? `${client.full_name} has ${client.available_credits} available ${client.available_credits === 1 ? "credit" : "credits"}.`
+              : "The client whose email the invitee typed is chosen when there is one."
+          }
+        >
+          <select className="input">
             <option value="">Select a client</option>
             {clients.map((c) => (
               <option key={c.user_id} value={c.user_id}>
@@ -101,18 +96,7 @@ export function AssignDialog(props: {
               </option>
             ))}
           </select>
-          {error ? (
-            <p className="field__error" id={`${selectId}-error`} role="alert">
-              {error}
-            </p>
-          ) : (
-            <p className="field__hint" id={`${selectId}-hint`}>
-              {client
-                ? `${client.full_name} has ${client.available_credits} available ${client.available_credits === 1 ? "credit" : "credits"}.`
-                : "The client whose email the invitee typed is chosen when there is one."}
-            </p>
-          )}
-        </div>
+        </FormField>
         {blocked ? (
           <div className="notice notice--error" role="alert">
             <strong>Insufficient Credits.</strong> {client.full_name} has no available credits. <a href="/admin/add-payment">Add a payment</a> first.
@@ -126,7 +110,7 @@ export function AssignDialog(props: {
             {busy ? "Assigning..." : "Assign and use 1 credit"}
           </button>
         </div>
-      </form>
+      </Form>
     </Modal>
   );
 }

@@ -4,12 +4,12 @@
 import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, GET, POST } from "../lib/api";
-import { longDateTime, shortDate } from "../lib/format";
+import { longDateTime } from "../lib/format";
 import type { BookingView, ClientRow, SchedulerInfo } from "../api/types";
 import { LOAD_ERROR } from "./guard";
-import { label } from "./helpers";
-import { AssignDialog, ConfirmDialog, preloadDialogs } from "./lazy";
-import { AdminBadge, DialogButton, ExternalIcon, RowActions } from "./parts";
+import { NeedsAttentionTable, RecentBookingsTable, bookedBy } from "./BookingTables";
+import { AssignDialog, ConfirmDialog } from "./lazy";
+import { ExternalIcon } from "./parts";
 
 type Action = { kind: "assign" | "cancel"; booking: BookingView };
 
@@ -51,8 +51,6 @@ export function BookingsTab({
     };
   }, [refreshKey]);
 
-  const who = (b: BookingView) => b.clientName || b.clientEmail || "Unknown invitee";
-
   async function cancelPending() {
     if (!action || action.kind !== "cancel") return;
     const { booking } = action;
@@ -60,7 +58,7 @@ export function BookingsTab({
     setBusy(true);
     try {
       await POST("/api/admin/bookings/{id}/cancel", {}, { path: { id: booking.id } });
-      toast.success("Booking Cancelled", { description: `The session booked by ${who(booking)} is cancelled on the scheduling service. No credit was used.` });
+      toast.success("Booking Cancelled", { description: `The session booked by ${bookedBy(booking)} is cancelled on the scheduling service. No credit was used.` });
       done.current = true;
       setAction(null);
       onChanged();
@@ -101,111 +99,18 @@ export function BookingsTab({
           Bookings made on {name} without the client link of the Book a Session page (so nothing proves who the client is), or by a client without a
           credit. No credit was used for them: assign each to a client, which uses one of their credits, or cancel it.
         </p>
-        {attention === null ? (
-          <p className="admin-muted" role="status">
-            Loading bookings…
-          </p>
-        ) : attention.length === 0 ? (
-          <p className="admin-muted">No bookings need attention.</p>
-        ) : (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Bookings that need attention">
-            <table className="data-table admin-table">
-              <caption className="visually-hidden">Bookings that need attention</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Booked by</th>
-                  <th scope="col">Session</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Why</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {attention.map((b) => (
-                  <tr key={b.id}>
-                    <th scope="row" className="admin-table__name">
-                      {who(b)}
-                      {b.clientName && b.clientEmail ? <span className="admin-table__sub">{b.clientEmail}</span> : null}
-                    </th>
-                    <td>
-                      {longDateTime(b.sessionDate)}
-                      {b.sessionNotes ? <span className="admin-table__sub">{b.sessionNotes}</span> : null}
-                    </td>
-                    <td>
-                      <AdminBadge status={b.status} />
-                    </td>
-                    <td>
-                      {b.clientId ? "The client had no credit" : "Not assigned: no proof of the client"}
-                      {b.disownedAt ? <span className="admin-table__sub">The client with this email said it wasn&apos;t them.</span> : null}
-                    </td>
-                    <td className="admin-table__actions">
-                      <RowActions>
-                        <DialogButton className="btn btn--sm btn--navy" preload={preloadDialogs} onOpen={() => setAction({ kind: "assign", booking: b })}>
-                          Assign to client<span className="visually-hidden">: the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
-                        </DialogButton>
-                        <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadDialogs} onOpen={() => setAction({ kind: "cancel", booking: b })}>
-                          Cancel<span className="visually-hidden"> the session booked by {who(b)} on {longDateTime(b.sessionDate)}</span>
-                        </DialogButton>
-                      </RowActions>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <NeedsAttentionTable
+          rows={attention}
+          onAssign={(booking) => setAction({ kind: "assign", booking })}
+          onCancel={(booking) => setAction({ kind: "cancel", booking })}
+        />
       </section>
 
       <section className="panel admin-panel" aria-labelledby="recent-title">
         <h3 className="panel__title" id="recent-title">
           Recent Bookings
         </h3>
-        {rows === null ? (
-          <p className="admin-muted" role="status">
-            Loading bookings…
-          </p>
-        ) : rows.length === 0 ? (
-          <div className="empty">
-            <p className="empty__title">No recent bookings found</p>
-            <p>New bookings from {name} and phone bookings appear here.</p>
-          </div>
-        ) : (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Recent bookings table">
-            <table className="data-table admin-table">
-              <caption className="visually-hidden">The 10 most recent bookings</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Client</th>
-                  <th scope="col">Session</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Booked</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((b) => (
-                  <tr key={b.id}>
-                    <th scope="row" className="admin-table__name">
-                      {b.clientName || "Unknown client"}
-                      {b.clientEmail ? <span className="admin-table__sub">{b.clientEmail}</span> : null}
-                    </th>
-                    <td>
-                      {longDateTime(b.sessionDate)}
-                      {b.sessionNotes ? <span className="admin-table__sub">{b.sessionNotes}</span> : null}
-                    </td>
-                    <td>
-                      <AdminBadge status={b.status} />
-                    </td>
-                    <td>{label(b.source)}</td>
-                    <td className="nowrap">{shortDate(b.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <RecentBookingsTable rows={rows} scheduler={name} />
       </section>
 
       {action?.kind === "assign" ? (
@@ -229,7 +134,7 @@ export function BookingsTab({
             open
             busy={busy}
             title="Cancel this booking?"
-            description={`The session booked by ${who(action.booking)} on ${longDateTime(action.booking.sessionDate)} will be cancelled on the scheduling service. No credit was used for it, so none moves.`}
+            description={`The session booked by ${bookedBy(action.booking)} on ${longDateTime(action.booking.sessionDate)} will be cancelled on the scheduling service. No credit was used for it, so none moves.`}
             confirmText="Cancel Booking"
             cancelText="Keep Booking"
             onConfirm={cancelPending}

@@ -1,20 +1,14 @@
 // 'Add User' dialog of Client Management: POST /api/admin/users with the create-user payload
-// (spec §3) after the client-side checks of spec §5.
-import { type FormEvent, useEffect, useRef, useState } from "react";
+// (spec §3) after the client-side checks of spec §5 (./validation).
+import { useEffect, useRef, useState } from "react";
+import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { ApiError, POST } from "../lib/api";
-import { Field } from "../lib/ui";
-import { useForm } from "./form";
+import { Form, FormField, showServerErrors, useZodForm } from "../lib/form";
 import { ErrorDetails, Modal } from "./dialog";
-import { fieldErrors, label } from "./helpers";
+import { label } from "./helpers";
 import { ValidityField } from "./ValidityField";
-import {
-  CREATE_USER_FIELDS,
-  type CreateUserForm,
-  USER_PAYMENT_METHODS,
-  createUserDefaults,
-  validateCreateUser,
-} from "./validation";
+import { CREATE_USER_FIELDS, type CreateUserForm, type CreateUserPayload, USER_PAYMENT_METHODS, createUserDefaults, createUserSchema } from "./validation";
 
 const FIELD_LABELS: Record<string, string> = {
   fullName: "Full Name",
@@ -30,11 +24,13 @@ const FIELD_LABELS: Record<string, string> = {
   validityMonths: "Credits valid for",
 };
 
+type Failure = { message: string; fields: Record<string, string> };
+const Input = FormField<CreateUserForm>;
+
 export function CreateUserDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: () => void }) {
-  const form = useForm<CreateUserForm>(() => createUserDefaults());
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ message: string; fields: Record<string, string> } | null>(null);
-  const { values, errors, bind } = form;
+  const form = useZodForm<CreateUserForm, CreateUserPayload>({ schema: createUserSchema, defaultValues: () => createUserDefaults() });
+  const busy = form.formState.isSubmitting;
+  const [failure, setFailure] = useState<Failure | null>(null);
   const details = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (failure) details.current?.scrollIntoView({ block: "nearest" });
@@ -49,23 +45,16 @@ export function CreateUserDialog({ open, onOpenChange, onCreated }: { open: bool
     onOpenChange(next);
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function submit(payload: CreateUserPayload) {
     setFailure(null);
-    const checked = validateCreateUser(values);
-    if (!checked.ok) {
-      form.setErrors(checked.errors);
-      return;
-    }
-    setBusy(true);
     try {
-      const created = await POST("/api/admin/users", checked.payload);
+      const created = await POST("/api/admin/users", payload);
       if (!created?.success) throw new Error("Failed to create user");
       toast.success("User Created Successfully", {
         description:
           created.role === "admin"
-            ? `${checked.payload.fullName} (${created.email}) can now sign in as an admin.`
-            : `${checked.payload.fullName} (${created.email}) has ${created.availableCredits} available ${created.availableCredits === 1 ? "credit" : "credits"}.`,
+            ? `${payload.fullName} (${created.email}) can now sign in as an admin.`
+            : `${payload.fullName} (${created.email}) has ${created.availableCredits} available ${created.availableCredits === 1 ? "credit" : "credits"}.`,
       });
       form.reset();
       onOpenChange(false);
@@ -73,81 +62,43 @@ export function CreateUserDialog({ open, onOpenChange, onCreated }: { open: bool
     } catch (err) {
       const message = err instanceof ApiError || err instanceof Error ? err.message || "An unexpected error occurred" : "An unexpected error occurred";
       const fields = err instanceof ApiError ? err.fields : {};
-      form.setErrors(fieldErrors(fields, CREATE_USER_FIELDS));
+      showServerErrors(form, fields, CREATE_USER_FIELDS);
       setFailure({ message, fields });
       toast.error("Error Creating User", { description: message });
-    } finally {
-      setBusy(false);
     }
   }
 
-  const isClient = values.role === "client";
   return (
     <Modal open={open} onOpenChange={close} wide title="Add User" description="Create a client or admin account. For a client you can record the first payment and the credits it buys.">
-      <form className="form admin-form" onSubmit={submit} noValidate aria-busy={busy}>
+      <Form form={form} className="form admin-form" onSubmit={submit} onInvalid={() => setFailure(null)} aria-busy={busy}>
         {failure ? (
           <div ref={details}>
             <ErrorDetails message={failure.message} fields={failure.fields} labels={FIELD_LABELS} />
           </div>
         ) : null}
         <div className="form__row">
-          <Field id="cu-name" label="Full Name" error={errors.fullName}>
-            <input className="input" autoComplete="off" {...bind("fullName", "cu-name")} />
-          </Field>
-          <Field id="cu-email" label="Email" error={errors.email}>
-            <input className="input" type="email" autoComplete="off" {...bind("email", "cu-email")} />
-          </Field>
+          <Input name="fullName" id="cu-name" label="Full Name">
+            <input className="input" autoComplete="off" />
+          </Input>
+          <Input name="email" id="cu-email" label="Email">
+            <input className="input" type="email" autoComplete="off" />
+          </Input>
         </div>
         <div className="form__row">
-          <Field id="cu-phone" label="Phone (optional)" error={errors.phone}>
-            <input className="input" type="tel" autoComplete="off" {...bind("phone", "cu-phone")} />
-          </Field>
-          <Field id="cu-role" label="Role" error={errors.role}>
-            <select className="input" {...bind("role", "cu-role")}>
+          <Input name="phone" id="cu-phone" label="Phone (optional)">
+            <input className="input" type="tel" autoComplete="off" />
+          </Input>
+          <Input name="role" id="cu-role" label="Role">
+            <select className="input">
               <option value="client">Client</option>
               <option value="admin">Admin</option>
             </select>
-          </Field>
+          </Input>
         </div>
-        <Field id="cu-password" label="Password" error={errors.password} hint="At least 6 characters. Share it with the user securely.">
-          <input className="input" type="password" autoComplete="new-password" {...bind("password", "cu-password")} />
-        </Field>
-
-        <fieldset className="admin-fieldset">
-          <legend className="admin-fieldset__legend">Credits and first payment{isClient ? "" : " (client accounts only)"}</legend>
-          <div className="form__row">
-            <Field id="cu-credits" label="Initial Credits" error={errors.initialCredits} hint="Sessions the client can book.">
-              <input className="input" type="number" inputMode="numeric" min={0} step={1} {...bind("initialCredits", "cu-credits")} />
-            </Field>
-            <Field id="cu-amount" label="Payment Amount" error={errors.paymentAmount} hint="0 when nothing was paid.">
-              <input className="input" type="number" inputMode="decimal" min={0} step={0.01} {...bind("paymentAmount", "cu-amount")} />
-            </Field>
-          </div>
-          <div className="form__row">
-            <Field id="cu-method" label="Payment Method" error={errors.paymentMethod}>
-              <select className="input" {...bind("paymentMethod", "cu-method")}>
-                {USER_PAYMENT_METHODS.map((m) => (
-                  <option key={m} value={m}>
-                    {label(m)}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field id="cu-date" label="Payment Date" error={errors.paymentDate}>
-              <input className="input" type="date" {...bind("paymentDate", "cu-date")} />
-            </Field>
-          </div>
-          <ValidityField
-            id="cu-validity"
-            error={errors.validityMonths}
-            hint="How long the initial credits last, from the payment date. The default is the site settings' validity."
-            select={bind("validityMonths", "cu-validity")}
-          />
-          <Field id="cu-notes" label="Payment Notes (optional)" error={errors.paymentNotes}>
-            <textarea className="input admin-textarea" rows={2} {...bind("paymentNotes", "cu-notes")} />
-          </Field>
-        </fieldset>
-
+        <Input name="password" id="cu-password" label="Password" hint="At least 6 characters. Share it with the user securely.">
+          <input className="input" type="password" autoComplete="new-password" />
+        </Input>
+        <FirstPayment />
         <div className="dialog-actions">
           <button type="button" className="btn btn--outline btn--sm" onClick={() => close(false)} disabled={busy}>
             Cancel
@@ -156,7 +107,43 @@ export function CreateUserDialog({ open, onOpenChange, onCreated }: { open: bool
             {busy ? "Creating..." : "Create User"}
           </button>
         </div>
-      </form>
+      </Form>
     </Modal>
+  );
+}
+
+/** The client's credits and first payment (an admin account has neither). */
+function FirstPayment() {
+  const isClient = useWatch<CreateUserForm, "role">({ name: "role" }) === "client";
+  return (
+    <fieldset className="admin-fieldset">
+      <legend className="admin-fieldset__legend">Credits and first payment{isClient ? "" : " (client accounts only)"}</legend>
+      <div className="form__row">
+        <Input name="initialCredits" id="cu-credits" label="Initial Credits" hint="Sessions the client can book.">
+          <input className="input" type="number" inputMode="numeric" min={0} step={1} />
+        </Input>
+        <Input name="paymentAmount" id="cu-amount" label="Payment Amount" hint="0 when nothing was paid.">
+          <input className="input" type="number" inputMode="decimal" min={0} step={0.01} />
+        </Input>
+      </div>
+      <div className="form__row">
+        <Input name="paymentMethod" id="cu-method" label="Payment Method">
+          <select className="input">
+            {USER_PAYMENT_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {label(m)}
+              </option>
+            ))}
+          </select>
+        </Input>
+        <Input name="paymentDate" id="cu-date" label="Payment Date">
+          <input className="input" type="date" />
+        </Input>
+      </div>
+      <ValidityField id="cu-validity" hint="How long the initial credits last, from the payment date. The default is the site settings' validity." />
+      <Input name="paymentNotes" id="cu-notes" label="Payment Notes (optional)">
+        <textarea className="input admin-textarea" rows={2} />
+      </Input>
+    </fieldset>
   );
 }

@@ -1,7 +1,12 @@
-// The accounting export (issue 14 point 6): payments for a date range as a CSV download.
-import { useId, useState } from "react";
-import { Field } from "../lib/ui";
+// The accounting export (issue 14 point 6): payments for a date range as a CSV download. The
+// range is checked as it changes (./validation); the message goes under the last day. Loaded
+// with the dialogs (./lazy), so the dashboard's first paint carries no form code.
+import { useId } from "react";
+import { FormProvider, useWatch } from "react-hook-form";
+import { FormField, useZodForm } from "../lib/form";
+import type { ExportRange } from "./fields";
 import { today } from "./helpers";
+import { exportRangeSchema } from "./validation";
 
 /** The first day of the current month, YYYY-MM-DD. */
 function monthStart(day: string): string {
@@ -12,34 +17,38 @@ export function exportPath(from: string, to: string): string {
   return `/api/admin/exports/payments?${new URLSearchParams({ from, to }).toString()}`;
 }
 
+const Day = FormField<ExportRange>;
+
 export function ExportPanel() {
   const id = useId();
-  const [to, setTo] = useState(today);
-  const [from, setFrom] = useState(() => monthStart(today()));
-  const problem = !from || !to ? "Choose both dates" : to < from ? "The last day must be on or after the first day" : null;
+  const form = useZodForm<ExportRange>({ schema: exportRangeSchema, defaultValues: () => ({ from: monthStart(today()), to: today() }), live: true });
+  const { from, to } = useWatch({ control: form.control }) as ExportRange;
+  const problem = form.formState.errors.to?.message;
   return (
     <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
       <h2 className="panel__title" id={`${id}-title`}>
         Accounting export
       </h2>
       <p className="admin-panel__lead">Payments for a date range as CSV: one row per payment, amounts in EGP with two decimals.</p>
-      <div className="admin-toolbar">
-        <Field id={`${id}-from`} label="From">
-          <input className="input" type="date" id={`${id}-from`} value={from} onChange={(e) => setFrom(e.target.value)} />
-        </Field>
-        <Field id={`${id}-to`} label="To" error={problem ?? undefined}>
-          <input className="input" type="date" id={`${id}-to`} value={to} onChange={(e) => setTo(e.target.value)} aria-invalid={problem ? true : undefined} />
-        </Field>
-        {problem ? (
-          <button type="button" className="btn btn--navy btn--sm" disabled>
-            Download CSV
-          </button>
-        ) : (
-          <a className="btn btn--navy btn--sm" href={exportPath(from, to)} download={`payments-${from}-to-${to}.csv`}>
-            Download CSV
-          </a>
-        )}
-      </div>
+      <FormProvider {...form}>
+        <div className="admin-toolbar">
+          <Day name="from" id={`${id}-from`} label="From" deps={["to"]}>
+            <input className="input" type="date" />
+          </Day>
+          <Day name="to" id={`${id}-to`} label="To">
+            <input className="input" type="date" />
+          </Day>
+          {problem ? (
+            <button type="button" className="btn btn--navy btn--sm" disabled>
+              Download CSV
+            </button>
+          ) : (
+            <a className="btn btn--navy btn--sm" href={exportPath(from, to)} download={`payments-${from}-to-${to}.csv`}>
+              Download CSV
+            </a>
+          )}
+        </div>
+      </FormProvider>
     </section>
   );
 }

@@ -1,7 +1,6 @@
 // The validity picker of Add Payment and Add User: how many months the granted credits last.
 // The first choice sends nothing, so the API applies settings `credits.default_validity_months`.
-import type { ComponentProps } from "react";
-import { Field } from "../lib/ui";
+import { FormField } from "../lib/form";
 import { defaultValidityMonths } from "../lib/site-settings";
 import { VALIDITY_CHOICES, monthsLabel } from "./helpers";
 
@@ -12,10 +11,11 @@ export function defaultValidityLabel(months: number | null = defaultValidityMont
   return months ? `Default: ${monthsLabel(months)} (site settings)` : DEFAULT_VALIDITY_LABEL;
 }
 
-export function ValidityField(props: { id: string; error?: string; hint: string; select: ComponentProps<"select"> }) {
+/** The `validityMonths` field of the surrounding form. */
+export function ValidityField(props: { id: string; hint: string }) {
   return (
-    <Field id={props.id} label="Credits valid for" error={props.error} hint={props.hint}>
-      <select className="input" {...props.select}>
+    <FormField<{ validityMonths: string }> name="validityMonths" id={props.id} label="Credits valid for" hint={props.hint}>
+      <select className="input">
         <option value="">{defaultValidityLabel()}</option>
         {VALIDITY_CHOICES.map((n) => (
           <option key={n} value={String(n)}>
@@ -23,6 +23,6 @@ export function ValidityField(props: { id: string; error?: string; hint: string;
           </option>
         ))}
       </select>
-    </Field>
+    </FormField>
   );
 }

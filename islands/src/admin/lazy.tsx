@@ -1,6 +1,6 @@
-// The dialogs (Radix Dialog, the form validators with zod) load on demand: the dashboard's
-// first paint needs neither. `preloadDialogs` fetches them ahead of a click (on idle, and
-// when a button that opens one is hovered or focused).
+// The dialogs (Radix Dialog, the forms with their zod rules) and the accounting export's form
+// load on demand: the dashboard's first paint needs none of them. `preloadDialogs` fetches them
+// ahead of a click (on idle, and when a button that opens one is hovered or focused).
 import { lazy } from "react";
 
 let pending: Promise<typeof import("./dialogs")> | null = null;
@@ -17,3 +17,4 @@ export const CreateUserDialog = lazy(() => load().then((m) => ({ default: m.Crea
 export const PhoneBookingDialog = lazy(() => load().then((m) => ({ default: m.PhoneBookingDialog })));
 export const ConfirmDialog = lazy(() => load().then((m) => ({ default: m.ConfirmDialog })));
 export const AssignDialog = lazy(() => load().then((m) => ({ default: m.AssignDialog })));
+export const ExportPanel = lazy(() => load().then((m) => ({ default: m.ExportPanel })));

@@ -4,8 +4,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { CreditsSection } from "../admin/client/CreditsSection";
-import { PaymentsSection, SessionsSection } from "../admin/client/HistorySection";
-import { AccountSection, ProfileSection } from "../admin/client/ProfileSection";
+import { PaymentsSection } from "../admin/client/PaymentsSection";
+import { SessionsSection } from "../admin/client/SessionsSection";
+import { AccountSection } from "../admin/client/AccountSection";
+import { ProfileSection } from "../admin/client/ProfileSection";
 import { preloadClientDialogs } from "../admin/client/lazy";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
 import { ArrowLeftIcon } from "../admin/parts";

@@ -5,15 +5,15 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { BookingsTab } from "../admin/BookingsTab";
 import { ClientsTab } from "../admin/ClientsTab";
-import { ExportPanel } from "../admin/ExportPanel";
+import { AdminHead } from "../admin/AdminHead";
+import { PaymentsTab } from "../admin/PaymentsTab";
 import { SessionsTab } from "../admin/SessionsTab";
+import { StatCards } from "../admin/StatCards";
 import { type AdminStats, type ClientRow, type SchedulerInfo } from "../api/types";
 import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
 import { preloadDialogs } from "../admin/lazy";
 import { GET } from "../lib/api";
-import { formatMoney } from "../lib/format";
 import { mountIsland } from "../lib/mount";
-import { go, signOut } from "../lib/session";
 import { Spinner } from "../lib/ui";
 
 const TABS = ["clients", "bookings", "sessions", "payments"] as const;
@@ -24,35 +24,6 @@ function initialTab(): Tab {
   return (TABS as readonly string[]).includes(h) ? (h as Tab) : "clients";
 }
 
-function StatCards({ stats }: { stats: AdminStats }) {
-  // [label, value, a note under the label saying what the number counts]
-  const cards: [string, string, string?][] = [
-    ["Total Clients", String(stats.totalClients)],
-    ["Credits Sold", String(stats.totalCredits)],
-    ["Upcoming Sessions", String(stats.upcomingSessions)],
-    ["Completed Sessions", String(stats.completedSessions)],
-    ["Revenue This Month", formatMoney(stats.revenueThisMonth, { cents: true }), "net of refunds"],
-  ];
-  return (
-    <section aria-labelledby="overview-title">
-      <h2 className="visually-hidden" id="overview-title">
-        Overview
-      </h2>
-      <dl className="stat-grid admin-stats">
-        {cards.map(([name, value, note]) => (
-          <div className="stat admin-stat" key={name}>
-            <dt className="stat__label">
-              {name}
-              {note ? <span className="admin-stat__note"> ({note})</span> : null}
-            </dt>
-            <dd className="stat__value">{value}</dd>
-          </div>
-        ))}
-      </dl>
-    </section>
-  );
-}
-
 function AdminDashboard() {
   const { session, failed } = useAdminSession();
   const [stats, setStats] = useState<AdminStats | null>(null);
@@ -61,7 +32,6 @@ function AdminDashboard() {
   const [loadFailed, setLoadFailed] = useState(false);
   const [refreshKey, setRefreshKey] = useState(0);
   const [tab, setTab] = useState<Tab>(initialTab);
-  const [signingOut, setSigningOut] = useState(false);
   const tabList = useRef<HTMLDivElement>(null);
 
   // Stats and the client list (for the sessions filters and the phone booking), again after
@@ -116,29 +86,7 @@ function AdminDashboard() {
   const refresh = () => setRefreshKey((k) => k + 1);
   return (
     <div className="admin">
-      <div className="dash-head admin-head">
-        <p className="dash-head__name">
-          Signed in as <strong className="admin-head__name">{session.profile.full_name}</strong>
-          <span className="admin-head__email">{session.profile.email}</span>
-        </p>
-        <button
-          type="button"
-          className="btn btn--outline btn--sm"
-          disabled={signingOut}
-          onClick={async () => {
-            setSigningOut(true);
-            try {
-              await signOut();
-              go("/");
-            } catch {
-              setSigningOut(false);
-              toast.error("Error", { description: "Failed to sign out. Please try again." });
-            }
-          }}
-        >
-          {signingOut ? "Signing out..." : "Sign Out"}
-        </button>
-      </div>
+      <AdminHead session={session} />
 
       <StatCards stats={stats} />
 
@@ -160,7 +108,7 @@ function AdminDashboard() {
           <Tabs.Trigger className="tabs__trigger" value="sessions">
             Sessions Management
           </Tabs.Trigger>
-          <Tabs.Trigger className="tabs__trigger" value="payments">
+          <Tabs.Trigger className="tabs__trigger" value="payments" onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
             Add Payment
           </Tabs.Trigger>
         </Tabs.List>
@@ -174,18 +122,7 @@ function AdminDashboard() {
           <SessionsTab clients={clients} refreshKey={refreshKey} onChanged={refresh} />
         </Tabs.Content>
         <Tabs.Content className="tabs__panel" value="payments">
-          <section className="panel admin-panel admin-cta" aria-labelledby="payments-title">
-            <h2 className="panel__title" id="payments-title">
-              Add Payment
-            </h2>
-            <p className="admin-panel__lead">
-              Record a bank transfer, cash or other offline payment. The sessions it buys are added to the client's credits straight away.
-            </p>
-            <a className="btn btn--gold" href="/admin/add-payment">
-              Add Payment
-            </a>
-          </section>
-          <ExportPanel />
+          <PaymentsTab />
         </Tabs.Content>
       </Tabs.Root>
     </div>

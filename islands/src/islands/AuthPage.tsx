@@ -5,91 +5,80 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, POST } from "../lib/api";
 import { flashAfterRedirect } from "../lib/flash";
+import { authRules } from "../lib/AuthForms";
 import AuthTabs from "../lib/AuthTabs";
+import { Form, FormField, useZodForm } from "../lib/form";
 import { mountIsland } from "../lib/mount";
 import { type Session, currentSession, go, homeFor, redirectFor } from "../lib/session";
-import { Field, Spinner } from "../lib/ui";
+import { Spinner } from "../lib/ui";
+
+const newPasswordRules = () => authRules().then((m) => m.newPasswordSchema);
+const resetRequestRules = () => authRules().then((m) => m.resetRequestSchema);
 
 function ResetPassword({ token }: { token: string }) {
-  const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<{ password: string }>({ schema: newPasswordRules, defaultValues: { password: "" } });
+  const busy = form.formState.isSubmitting;
+  const submit = async ({ password }: { password: string }) => {
+    try {
+      const session = await POST("/api/auth/password-reset/confirm", { token, password });
+      flashAfterRedirect("Password changed", "You are signed in with your new password.");
+      go(homeFor(session.profile.role));
+    } catch (err) {
+      form.setError("password", { type: "server", message: err instanceof ApiError ? err.message : "Failed to change the password. Please try again." });
+    }
+  };
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={async (e) => {
-        e.preventDefault();
-        if (password.length < 6) return setError("Password must be at least 6 characters");
-        setBusy(true);
-        try {
-          const session = await POST("/api/auth/password-reset/confirm", { token, password });
-          flashAfterRedirect("Password changed", "You are signed in with your new password.");
-          go(homeFor(session.profile.role));
-        } catch (err) {
-          setError(err instanceof ApiError ? err.message : "Failed to change the password. Please try again.");
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
+    <Form form={form} className="form" onSubmit={submit}>
       <h2 className="auth-card__title">Choose a new password</h2>
-      <Field id="reset-password" label="New password" error={error ?? undefined} hint="Create a password (min 6 characters)">
-        <input className="input" id="reset-password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-      </Field>
+      <FormField<{ password: string }> name="password" id="reset-password" label="New password" hint="Create a password (min 6 characters)">
+        <input className="input" type="password" autoComplete="new-password" />
+      </FormField>
       <button className="btn btn--navy btn--block" type="submit" disabled={busy}>
         {busy ? "Saving..." : "Save new password"}
       </button>
-    </form>
+    </Form>
   );
 }
 
 function ForgotPassword({ onBack }: { onBack: () => void }) {
-  const [email, setEmail] = useState("");
-  const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
-  if (sent) {
+  const form = useZodForm<{ email: string }>({ schema: resetRequestRules, defaultValues: { email: "" } });
+  const [sent, setSent] = useState<string | null>(null);
+  const busy = form.formState.isSubmitting;
+  if (sent !== null) {
     return (
       <div className="form" role="status">
         <h2 className="auth-card__title">Check your email</h2>
-        <p>If an account exists for {email}, we have emailed a link to choose a new password. It is valid for one hour.</p>
+        <p>If an account exists for {sent}, we have emailed a link to choose a new password. It is valid for one hour.</p>
         <button type="button" className="btn btn--outline" onClick={onBack}>
           Back to sign in
         </button>
       </div>
     );
   }
+  const submit = async ({ email }: { email: string }) => {
+    try {
+      await POST("/api/auth/password-reset", { email });
+      setSent(email);
+    } catch (err) {
+      toast.error("Error", { description: err instanceof ApiError ? err.message : "Please try again." });
+    }
+  };
   return (
-    <form
-      className="form"
-      noValidate
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setBusy(true);
-        try {
-          await POST("/api/auth/password-reset", { email });
-          setSent(true);
-        } catch (err) {
-          toast.error("Error", { description: err instanceof ApiError ? err.message : "Please try again." });
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
+    <Form form={form} className="form" onSubmit={submit}>
       <div>
         <h2 className="auth-card__title">Reset your password</h2>
         <p className="auth-card__lead">Enter the email you signed up with and we will send you a link to choose a new password.</p>
       </div>
-      <Field id="forgot-email" label="Email">
-        <input className="input" id="forgot-email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-      </Field>
+      <FormField<{ email: string }> name="email" id="forgot-email" label="Email">
+        <input className="input" type="email" autoComplete="email" />
+      </FormField>
       <button className="btn btn--navy btn--block" type="submit" disabled={busy}>
         {busy ? "Sending..." : "Email me a reset link"}
       </button>
       <button type="button" className="link-button" onClick={onBack}>
         Back to sign in
       </button>
-    </form>
+    </Form>
   );
 }
 

@@ -2,8 +2,30 @@
 // minor units and currency, never a float of pounds) written as the public pages write prices
 // ("20,250 EGP"), dates as "MMM dd, yyyy" for payments, and sessions as a long date with the
 // time on a 12-hour clock and the coach's zone named plainly ("… at 3:00 PM (Cairo time)").
-import { format, parseISO } from "date-fns";
 import type { Money } from "../api/types";
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/**
+ * The instant an ISO 8601 date-time names (the API writes RFC 3339: `2026-11-21T10:00:00.123456Z`),
+ * the same in every browser: any number of fractional digits, an offset or Z; without either,
+ * the viewer's local time (as date-fns' parseISO read it). Invalid Date for anything else.
+ */
+export function parseInstant(iso: string): Date {
+  const m = ISO.exec(iso.trim());
+  if (!m) return new Date(Number.NaN);
+  const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
+  const ms = Math.floor(Number(`0.${m[7] ?? "0"}`) * 1000);
+  const zone = m[8];
+  if (!zone) return new Date(y, mo - 1, d, h, mi, sec, ms);
+  let offset = 0;
+  if (zone.toUpperCase() !== "Z") {
+    const digits = zone.slice(1).replace(":", "");
+    offset = (zone[0] === "-" ? -1 : 1) * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0));
+  }
+  return new Date(Date.UTC(y, mo - 1, d, h, mi, sec, ms) - offset * 60_000);
+}
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
@@ -45,14 +67,15 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
  *  instant (a payment, a sign-up) on the coach's calendar, as receipts and emails date it, so
  *  a payment at 00:30 in Cairo is not dated the day before in a browser set to UTC. */
 export function shortDate(iso: string): string {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return format(parseISO(iso), "MMM dd, yyyy");
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (day) return `${MONTHS[Number(day[2]) - 1] ?? ""} ${day[3]}, ${day[1]}`;
   let f = dayFormats.get(coachZone);
   if (!f) {
     f = new Intl.DateTimeFormat("en-US", { timeZone: coachZone, year: "numeric", month: "short", day: "2-digit" });
     dayFormats.set(coachZone, f);
   }
   const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-  for (const p of f.formatToParts(parseISO(iso))) part[p.type] = p.value;
+  for (const p of f.formatToParts(parseInstant(iso))) part[p.type] = p.value;
   return `${part.month} ${part.day}, ${part.year}`;
 }
 
@@ -94,7 +117,7 @@ function partsIn(iso: string): Partial<Record<Intl.DateTimeFormatPartTypes, stri
     sessionFormats.set(coachZone, f);
   }
   const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-  for (const p of f.formatToParts(parseISO(iso))) part[p.type] = p.value;
+  for (const p of f.formatToParts(parseInstant(iso))) part[p.type] = p.value;
   return part;
 }
 

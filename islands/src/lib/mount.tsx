@@ -2,7 +2,6 @@
 import { type ComponentType, StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { Toaster } from "sonner";
-import { watchTables } from "./cardTables";
 import { showFlash } from "./flash";
 import { setCoachTimeZone } from "./format";
 import { setDefaultValidityMonths } from "./site-settings";
@@ -33,7 +32,6 @@ export function mountIsland<P extends object>(Component: ComponentType<P>) {
     if (typeof zone === "string") setCoachTimeZone(zone);
     setDefaultValidityMonths((props as { defaultValidityMonths?: unknown }).defaultValidityMonths);
     el.classList.add("island--live");
-    watchTables(el);
     createRoot(el).render(
       <StrictMode>
         <Component {...props} />

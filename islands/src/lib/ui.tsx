@@ -11,14 +11,21 @@ export function Spinner({ label = "Loading…" }: { label?: string }) {
   );
 }
 
-export function Field(props: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
+/** A labelled control with its hint (while no error shows) and its error message
+ *  (`${id}-error`, which the control names in aria-describedby: see ./form). `hintId` gives the
+ *  hint an id, for a control it describes. */
+export function Field(props: { id: string; label: string; error?: string | undefined; hint?: string | undefined; hintId?: string | undefined; children: ReactNode }) {
   return (
     <div className="field">
       <label className="field__label" htmlFor={props.id}>
         {props.label}
       </label>
       {props.children}
-      {props.hint && !props.error ? <p className="field__hint">{props.hint}</p> : null}
+      {props.hint && !props.error ? (
+        <p className="field__hint" id={props.hintId}>
+          {props.hint}
+        </p>
+      ) : null}
       {props.error ? (
         <p className="field__error" id={`${props.id}-error`} role="alert">
           {props.error}

@@ -1,35 +1,32 @@
 // Extend a lot: a later last day for its credits and the reason, kept with the lot
 // (POST /api/admin/lots/{id}/extend). The 14-day reminder goes again before the new day.
-import { type FormEvent, useId, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { toast } from "sonner";
 import type { Complete, ExtendLotBody, LotView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { coachTimeZone, shortDate } from "../../lib/format";
-import { Field } from "../../lib/ui";
-import { addDays, addMonths, checkExtend, dayIn, lotSource } from "../client-page";
+import { Form, FormField, showServerErrors, useZodForm } from "../../lib/form";
+import { addDays, addMonths, dayIn, extendSchema, lotSource } from "../client-page";
 import { ErrorDetails, Modal } from "../dialog";
-import { useForm } from "../form";
-import { MAX_VALIDITY_MONTHS, fieldErrors } from "../helpers";
+import { MAX_VALIDITY_MONTHS } from "../helpers";
+import type { ExtendForm } from "./views";
 
 const LABELS = { expiresOn: "New last day", reason: "Reason" };
+const Input = FormField<ExtendForm>;
 
 export function ExtendLotDialog(props: { lot: LotView; onClose: () => void; onExtended: (lot: LotView) => void }) {
   const { lot } = props;
   const id = useId();
-  const form = useForm(() => ({ expiresOn: "", reason: "" }));
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ message: string; fields: Record<string, string> } | null>(null);
   const earliest = addDays(lot.expiresOn, 1);
   const latest = addMonths(dayIn(coachTimeZone()), MAX_VALIDITY_MONTHS);
+  const schema = useMemo(() => extendSchema(lot.expiresOn, latest), [lot.expiresOn, latest]);
+  const form = useZodForm<ExtendForm, Complete<ExtendLotBody>>({ schema, defaultValues: { expiresOn: "", reason: "" } });
+  const busy = form.formState.isSubmitting;
+  const [failure, setFailure] = useState<{ message: string; fields: Record<string, string> } | null>(null);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  async function submit(body: Complete<ExtendLotBody>) {
     setFailure(null);
-    const checked = checkExtend(form.values, lot.expiresOn, latest);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    setBusy(true);
     try {
-      const body: Complete<ExtendLotBody> = checked.payload;
       const extended = await POST("/api/admin/lots/{id}/extend", body, { path: { id: lot.id } });
       toast.success("Expiry extended", {
         description: `${extended.remaining} unused ${extended.remaining === 1 ? "credit" : "credits"} can now be used through ${shortDate(extended.expiresOn)}.`,
@@ -38,11 +35,9 @@ export function ExtendLotDialog(props: { lot: LotView; onClose: () => void; onEx
     } catch (err) {
       const message = err instanceof ApiError ? err.message : "Failed to extend the credits. Please try again.";
       const fields = err instanceof ApiError ? err.fields : {};
-      form.setErrors(fieldErrors(fields, ["expiresOn", "reason"] as const));
+      showServerErrors(form, fields, ["expiresOn", "reason"]);
       setFailure({ message, fields });
       toast.error("Error", { description: message });
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -58,14 +53,14 @@ export function ExtendLotDialog(props: { lot: LotView; onClose: () => void; onEx
         </>
       }
     >
-      <form className="form admin-form" onSubmit={submit} noValidate aria-busy={busy}>
+      <Form form={form} className="form admin-form" onSubmit={submit} onInvalid={() => setFailure(null)} aria-busy={busy}>
         {failure ? <ErrorDetails message={failure.message} fields={failure.fields} labels={LABELS} /> : null}
-        <Field id={`${id}-day`} label="New last day" error={form.errors.expiresOn} hint={`After ${shortDate(lot.expiresOn)}, in the coach's time zone.`}>
-          <input className="input" type="date" min={earliest} max={latest} required {...form.bind("expiresOn", `${id}-day`)} />
-        </Field>
-        <Field id={`${id}-reason`} label="Reason" error={form.errors.reason} hint="Kept with the credits (3 to 500 characters).">
-          <textarea className="input admin-textarea" rows={2} maxLength={500} required {...form.bind("reason", `${id}-reason`)} />
-        </Field>
+        <Input name="expiresOn" id={`${id}-day`} label="New last day" hint={`After ${shortDate(lot.expiresOn)}, in the coach's time zone.`}>
+          <input className="input" type="date" min={earliest} max={latest} required />
+        </Input>
+        <Input name="reason" id={`${id}-reason`} label="Reason" hint="Kept with the credits (3 to 500 characters).">
+          <textarea className="input admin-textarea" rows={2} maxLength={500} required />
+        </Input>
         <div className="dialog-actions">
           <button type="button" className="btn btn--outline btn--sm" onClick={props.onClose} disabled={busy}>
             Cancel
@@ -74,7 +69,7 @@ export function ExtendLotDialog(props: { lot: LotView; onClose: () => void; onEx
             {busy ? "Extending..." : "Extend"}
           </button>
         </div>
-      </form>
+      </Form>
     </Modal>
   );
 }

@@ -3,9 +3,10 @@
 import { Suspense, useId, useState } from "react";
 import type { LotView } from "../../api/types";
 import { shortDate } from "../../lib/format";
-import { canExtend, lotSource, lotState } from "../client-page";
-import { ExtendLotDialog, preloadClientDialogs } from "./lazy";
 import { DialogButton, RowActions } from "../parts";
+import { type Column, Table } from "../Table";
+import { ExtendLotDialog, preloadClientDialogs } from "./lazy";
+import { canExtend, lotSource, lotState } from "./views";
 
 const credits = (n: number) => `${n} ${n === 1 ? "credit" : "credits"}`;
 
@@ -14,6 +15,42 @@ function LotStatus({ lot }: { lot: LotView }) {
   if (state === "expired") return <span className="status-badge status-badge--danger">Expired {shortDate(lot.expiredAt ?? lot.expiresOn)}</span>;
   if (state === "used") return <span className="status-badge status-badge--warning">All used</span>;
   return <span className="status-badge status-badge--success">Active</span>;
+}
+
+function columns(onExtend: (lot: LotView) => void): Column<LotView>[] {
+  return [
+    {
+      header: "From",
+      cell: (lot) => (
+        <div>
+          {lotSource(lot.source)}
+          <span className="admin-table__sub">{shortDate(lot.createdAt)}</span>
+        </div>
+      ),
+    },
+    { header: "Credits", numeric: true, cell: (lot) => lot.granted },
+    { header: "Unused", numeric: true, cell: (lot) => lot.remaining },
+    { header: "Last day", className: "nowrap", cell: (lot) => shortDate(lot.expiresOn) },
+    { header: "Status", cell: (lot) => <LotStatus lot={lot} /> },
+    {
+      header: "Actions",
+      hiddenHeader: true,
+      className: "admin-table__actions",
+      cell: (lot) => (
+        <RowActions>
+          {canExtend(lot) ? (
+            <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => onExtend(lot)}>
+              Extend
+              <span className="visually-hidden">
+                {" "}
+                the {credits(lot.granted)} from {shortDate(lot.createdAt)}, usable through {shortDate(lot.expiresOn)}
+              </span>
+            </DialogButton>
+          ) : null}
+        </RowActions>
+      ),
+    },
+  ];
 }
 
 export function LotsSection(props: { lots: LotView[] | null; failed: string | null; onRetry: () => void; onExtended: (lot: LotView) => void }) {
@@ -33,64 +70,20 @@ export function LotsSection(props: { lots: LotView[] | null; failed: string | nu
             Try again
           </button>
         </div>
-      ) : lots === null ? (
-        <p className="admin-muted" role="status">
-          Loading the credits by lot…
-        </p>
-      ) : lots.length === 0 ? (
-        <p className="admin-muted">No credits yet. Purchases, recorded payments and credits you add appear here with their last day.</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
-          <table className="data-table admin-table admin-lots">
-            <thead>
-              <tr>
-                <th scope="col">From</th>
-                <th scope="col" className="num">
-                  Credits
-                </th>
-                <th scope="col" className="num">
-                  Unused
-                </th>
-                <th scope="col">Last day</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {lots.map((lot) => (
-                <tr key={lot.id}>
-                  <td>
-                    <div>
-                      {lotSource(lot.source)}
-                      <span className="admin-table__sub">{shortDate(lot.createdAt)}</span>
-                    </div>
-                  </td>
-                  <td className="num">{lot.granted}</td>
-                  <td className="num">{lot.remaining}</td>
-                  <td className="nowrap">{shortDate(lot.expiresOn)}</td>
-                  <td>
-                    <LotStatus lot={lot} />
-                  </td>
-                  <td className="admin-table__actions">
-                    <RowActions>
-                      {canExtend(lot) ? (
-                        <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => setExtending(lot)}>
-                          Extend
-                          <span className="visually-hidden">
-                            {" "}
-                            the {credits(lot.granted)} from {shortDate(lot.createdAt)}, usable through {shortDate(lot.expiresOn)}
-                          </span>
-                        </DialogButton>
-                      ) : null}
-                    </RowActions>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          labelledBy={`${id}-title`}
+          className="admin-lots"
+          columns={columns(setExtending)}
+          rows={lots}
+          rowKey={(lot) => lot.id}
+          loading={
+            <p className="admin-muted" role="status">
+              Loading the credits by lot…
+            </p>
+          }
+          empty={<p className="admin-muted">No credits yet. Purchases, recorded payments and credits you add appear here with their last day.</p>}
+        />
       )}
       {extending ? (
         <Suspense fallback={null}>

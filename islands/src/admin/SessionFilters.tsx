@@ -1,0 +1,41 @@
+// The filters of Sessions Management: a client and a day (each change asks the API again), and
+// Clear Filters.
+import type { ClientRow } from "../api/types";
+
+export function SessionFilters(props: { clients: ClientRow[]; clientId: string; date: string; onClient: (id: string) => void; onDate: (day: string) => void }) {
+  const filtered = props.clientId !== "" || props.date !== "";
+  return (
+    <div className="admin-toolbar" role="group" aria-label="Filter sessions">
+      <div className="field admin-toolbar__grow">
+        <label className="field__label" htmlFor="filter-client">
+          Client
+        </label>
+        <select className="input" id="filter-client" value={props.clientId} onChange={(e) => props.onClient(e.target.value)}>
+          <option value="">All clients</option>
+          {props.clients.map((c) => (
+            <option key={c.user_id} value={c.user_id}>
+              {c.full_name} ({c.email})
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor="filter-date">
+          Date
+        </label>
+        <input className="input" id="filter-date" type="date" value={props.date} onChange={(e) => props.onDate(e.target.value)} />
+      </div>
+      <button
+        type="button"
+        className="btn btn--outline btn--sm admin-toolbar__button"
+        disabled={!filtered}
+        onClick={() => {
+          props.onClient("");
+          props.onDate("");
+        }}
+      >
+        Clear Filters
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+// The client page's labels, days and figures, and its forms' values, as pure functions (no
+// zod: the page's sections use them at first paint; the forms' rules are in ../client-page).
+import type { Money, Refundable } from "../../api/types";
+import { formatMoney } from "../../lib/format";
+
+export interface ProfileForm {
+  fullName: string;
+  phone: string;
+  role: string;
+}
+
+export interface AdjustForm {
+  delta: string;
+  reason: string;
+}
+
+export interface ExtendForm {
+  expiresOn: string;
+  reason: string;
+}
+
+export interface RefundForm {
+  credits: string;
+  amount: string;
+  reason: string;
+}
+
+/** "purchase" → "Purchase", "booking_debit" → "Booking debit". */
+export function ledgerKind(kind: string): string {
+  const t = kind.replace(/_/g, " ");
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+/** +3 / −1 with a real minus sign, 0 as "0". */
+export function signed(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
+// ---------------------------------------------------------------- credits by lot
+
+/** Where a lot's credits came from, in the coach's words. */
+export function lotSource(source: string): string {
+  switch (source) {
+    case "purchase":
+      return "Online purchase";
+    case "offline_payment":
+      return "Recorded payment";
+    case "admin_adjustment":
+      return "Added by an admin";
+    case "migrated":
+      return "Credits from before expiry dates";
+    default:
+      return ledgerKind(source);
+  }
+}
+
+/** A lot is live until its unused credits leave; only a live lot can be extended. */
+export function lotState(lot: { expiredAt?: string | null; remaining: number }): "live" | "used" | "expired" {
+  if (lot.expiredAt) return "expired";
+  return lot.remaining > 0 ? "live" : "used";
+}
+
+export const canExtend = (lot: { expiredAt?: string | null }) => !lot.expiredAt;
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** [year, month, day] of a real day, or null (2026-02-30 is no day). */
+export function dayParts(day: string): [number, number, number] | null {
+  const m = DAY.exec(day);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d ? [y, mo, d] : null;
+}
+
+const isoDay = (t: Date) => t.toISOString().slice(0, 10);
+
+/** "2026-12-31" + 1 day → "2027-01-01". */
+export function addDays(day: string, days: number): string {
+  const p = dayParts(day);
+  if (!p) return day;
+  return isoDay(new Date(Date.UTC(p[0], p[1] - 1, p[2] + days)));
+}
+
+/** "2026-08-31" + 6 months → "2027-02-28": the same day of the month, or its last day. */
+export function addMonths(day: string, months: number): string {
+  const p = dayParts(day);
+  if (!p) return day;
+  const last = new Date(Date.UTC(p[0], p[1] - 1 + months + 1, 0)).getUTCDate();
+  return isoDay(new Date(Date.UTC(p[0], p[1] - 1 + months, Math.min(p[2], last))));
+}
+
+/** Today (YYYY-MM-DD) in an IANA time zone: the coach's day, as the API counts expiry. */
+export function dayIn(zone: string, now: Date = new Date()): string {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+// ---------------------------------------------------------------- refunds
+
+/** The digits after the decimal point of a currency's amounts: 2 for EGP. */
+export function minorDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat("en-US", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** {minor: 1620000, currency: "EGP"} → "16200.00", as an amount input holds it. */
+export function moneyInput({ minor, currency }: Money): string {
+  const digits = minorDigits(currency);
+  return (minor / 10 ** digits).toFixed(digits);
+}
+
+/** The dialog starts empty, so refunding everything takes a deliberate step (issue 20). */
+export function refundDefaults(): RefundForm {
+  return { credits: "", amount: "", reason: "" };
+}
+
+/** What "Use suggested amount" fills in: the payment's unused credits and their paid price. */
+export function refundSuggestion(r: Refundable): Pick<RefundForm, "credits" | "amount"> {
+  return { credits: String(r.unusedCredits), amount: moneyInput(r.suggestedAmount) };
+}
+
+/** "Refund 16,200 EGP and remove 4 credits": the confirm button says what it does. */
+export function refundAction(credits: number, money: Money): string {
+  const parts: string[] = [];
+  if (money.minor > 0) parts.push(`Refund ${formatMoney(money)}`);
+  if (credits > 0) parts.push(`${parts.length ? "remove" : "Remove"} ${credits} ${credits === 1 ? "credit" : "credits"}`);
+  return parts.join(" and ") || "Refund";
+}

@@ -1,0 +1,30 @@
+// The rules and messages of the sign-in, sign-up and password forms (spec §5, §8) as zod
+// schemas. The forms load this module (and zod) on intent: see `authRules` in ./AuthForms.
+import * as z from "zod/mini";
+import { EMAIL } from "./validate";
+
+// zod/mini: the tree-shakable build, a few KB instead of the full library.
+const email = z.string().check(z.trim(), z.minLength(1, "Email is required"), z.regex(EMAIL, "Invalid email address"));
+
+export const signInSchema = z.object({
+  email,
+  password: z.string().check(z.minLength(1, "Password is required")),
+});
+
+export const signUpSchema = z.object({
+  fullName: z.string().check(z.trim(), z.minLength(1, "Full name is required")),
+  email,
+  password: z.string().check(z.minLength(6, "Password must be at least 6 characters")),
+  phone: z.string().check(z.trim()),
+});
+
+/** The new password of the emailed reset link. */
+export const newPasswordSchema = z.object({
+  password: z.string().check(z.minLength(6, "Password must be at least 6 characters")),
+});
+
+/** The email a reset link goes to: the API answers the same for any text, so nothing to check. */
+export const resetRequestSchema = z.object({ email: z.string() });
+
+export type SignInValues = z.infer<typeof signInSchema>;
+export type SignUpValues = z.input<typeof signUpSchema>;

@@ -1,0 +1,83 @@
+// The signed-in buyer's details before PayTabs (spec §2): Full Name, Email (locked when the
+// account has one) and Phone Number, each required. Loaded with its rules (zod) on demand by
+// the purchase dialog, like the sign-in forms.
+import { useState } from "react";
+import { toast } from "sonner";
+import * as z from "zod/mini";
+import type { PurchaseBody } from "../api/types";
+import { ApiError, POST } from "../lib/api";
+import { Form, FormField, useZodForm } from "../lib/form";
+import { type Session, go } from "../lib/session";
+import { type ChosenPackage, publishedCatalogueVersion } from "./catalogue";
+
+const required = (message: string) => z.string().check(z.trim(), z.minLength(1, message));
+
+export const buyerSchema = z.object({
+  name: required("Full name is required"),
+  email: required("Email is required"),
+  phone: required("Phone number is required"),
+});
+
+type Buyer = z.infer<typeof buyerSchema>;
+
+export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { pkg: ChosenPackage; session: Session; onCancel: () => void; onSignedOut: () => void }) {
+  const form = useZodForm<Buyer>({
+    schema: buyerSchema,
+    defaultValues: { name: session.profile.full_name, email: session.profile.email, phone: session.profile.phone ?? "" },
+  });
+  const emailLocked = Boolean(session.profile.email);
+  // On its way to PayTabs: the buttons stay busy until the page leaves.
+  const [leaving, setLeaving] = useState(false);
+  const busy = form.formState.isSubmitting || leaving;
+
+  async function proceed(buyer: Buyer) {
+    try {
+      // Without a version (the catalogue could not be read), the API prices from its newest.
+      const catalogueVersion = pkg.catalogueVersion ?? (await publishedCatalogueVersion());
+      const { redirectUrl } = await POST("/api/payments/paytabs/create", {
+        packageType: pkg.type,
+        sessions: pkg.sessions,
+        // Requests carry amounts in pounds (the API compares this with the catalogue's price).
+        amount: pkg.price.minor / 100,
+        customerName: buyer.name,
+        customerEmail: buyer.email,
+        customerPhone: buyer.phone,
+        isGuest: false,
+        catalogueVersion,
+      } satisfies PurchaseBody);
+      if (!redirectUrl) throw new Error("No redirect URL received");
+      setLeaving(true);
+      go(redirectUrl);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        toast.error("Authentication required", { description: "Please sign in or create an account to continue" });
+        onSignedOut();
+      } else {
+        const message = err instanceof Error && err.message ? err.message : "Failed to initiate payment. Please try again.";
+        toast.error("Payment failed", { description: message });
+      }
+    }
+  }
+
+  return (
+    <Form form={form} className="form" onSubmit={proceed}>
+      <FormField<Buyer> name="name" id="buy-name" label="Full Name">
+        <input className="input" autoComplete="name" required />
+      </FormField>
+      <FormField<Buyer> name="email" id="buy-email" label="Email" hint={emailLocked ? "The email of your account" : undefined}>
+        <input className="input" type="email" autoComplete="email" required readOnly={emailLocked} />
+      </FormField>
+      <FormField<Buyer> name="phone" id="buy-phone" label="Phone Number">
+        <input className="input" type="tel" autoComplete="tel" required />
+      </FormField>
+      <div className="dialog-actions">
+        <button type="button" className="btn btn--outline" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn--gold" disabled={busy}>
+          {busy ? "Processing..." : "Proceed to Payment"}
+        </button>
+      </div>
+    </Form>
+  );
+}
