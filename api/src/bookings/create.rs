@@ -10,7 +10,7 @@ use sqlx::AnyConnection;
 use super::{Context, DEFAULT_MINUTES, DEFAULT_TITLE, Held, Mail, recipient, store};
 use crate::domain::credits::{self, Applied};
 use crate::domain::{BookingSource, BookingStatus, DomainError, new_id};
-use crate::email::templates;
+use crate::email::{OutgoingEmail, templates};
 
 /// Why a booking without a valid signed reference waits for the admin (the coach's email).
 const NO_PROOF: &str = "it was booked without the client reference of /book-session, so nothing proves who the client is and no credit was used; assign it to a client or cancel it in Booking Management";
@@ -90,29 +90,8 @@ pub async fn from_calendly(
         Some(uri) => store::hold_invitee(conn, ctx.backend, uri).await?,
         None => None,
     };
-    let mut credit_lot = None;
-    let (client_id, outcome) = match &old {
-        Some(old) if old.holds_credit() => {
-            store::hand_over_credit(conn, &old.id, ctx.now).await?;
-            credit_lot = old.credit_lot_id.clone();
-            let owner = old.client_id.clone().or(client.map(|c| c.0.clone()));
-            (owner, Outcome::Rescheduled)
-        }
-        _ => match client {
-            Some((user_id, _)) => {
-                let reference = format!("calendly:{}", inv.uri);
-                let debit =
-                    credits::debit_for_booking(conn, ctx.backend, user_id, &reference).await?;
-                credit_lot = debit.lot;
-                let outcome = match debit.applied {
-                    Applied::Yes | Applied::AlreadyApplied => Outcome::Confirmed,
-                    Applied::Insufficient | Applied::NoAccount => Outcome::Pending(NO_CREDIT),
-                };
-                (Some(user_id.clone()), outcome)
-            }
-            None => (None, Outcome::Pending(NO_PROOF)),
-        },
-    };
+    let (client_id, outcome, credit_lot) =
+        take_credit(conn, ctx, inv, client, old.as_ref()).await?;
     let confirmed = !matches!(outcome, Outcome::Pending(_));
     let booking = store::NewBooking {
         id: &id,
@@ -143,29 +122,64 @@ pub async fn from_calendly(
         // The rescheduled event keeps its UID in the client's calendar, with the next SEQUENCE.
         store::take_over_invitation(conn, &mut details.invitation, &id, old).await?;
     }
-    let mail = match &outcome {
-        Outcome::Pending(reason) => {
-            let when = inv
-                .start
-                .with_timezone(&ctx.site.time_zone)
-                .format("%b %d, %Y %H:%M")
-                .to_string();
-            templates::booking_needs_attention(
-                &ctx.site.name,
-                &ctx.site.coach_email,
-                &format!("{} <{}>", inv.name, inv.email),
-                &when,
-                reason,
-                &format!("{}/admin", ctx.base_url),
-            )
-        }
-        _ => {
-            let name = client.map_or(inv.name.as_str(), |c| c.1.as_str());
-            templates::booking_confirmation(&ctx.site.name, &inv.email, name, &details)
-        }
-    };
+    let mail = announce(ctx, inv, client, &outcome, &details);
     tracing::info!(booking_id = id, ?outcome, "Calendly booking recorded");
     Ok((outcome, vec![mail]))
+}
+
+/// Where a new Calendly booking's credit comes from: the booking it reschedules (whose credit
+/// it takes over), else the proven client's account. Answers the booking's client, what
+/// happened, and the lot of its credit.
+async fn take_credit(
+    conn: &mut AnyConnection,
+    ctx: &Context<'_>,
+    inv: &Invitee<'_>,
+    client: Option<&ProvenClient>,
+    old: Option<&Held>,
+) -> Result<(Option<String>, Outcome, Option<String>), sqlx::Error> {
+    if let Some(old) = old.filter(|o| o.holds_credit()) {
+        store::hand_over_credit(conn, &old.id, ctx.now).await?;
+        let owner = old.client_id.clone().or(client.map(|c| c.0.clone()));
+        return Ok((owner, Outcome::Rescheduled, old.credit_lot_id.clone()));
+    }
+    let Some((user_id, _)) = client else {
+        return Ok((None, Outcome::Pending(NO_PROOF), None));
+    };
+    let reference = format!("calendly:{}", inv.uri);
+    let debit = credits::debit_for_booking(conn, ctx.backend, user_id, &reference).await?;
+    let outcome = match debit.applied {
+        Applied::Yes | Applied::AlreadyApplied => Outcome::Confirmed,
+        Applied::Insufficient | Applied::NoAccount => Outcome::Pending(NO_CREDIT),
+    };
+    Ok((Some(user_id.clone()), outcome, debit.lot))
+}
+
+/// The email a new Calendly booking sends: the coach's "needs attention" for a pending one,
+/// the invitee's confirmation otherwise.
+fn announce(
+    ctx: &Context<'_>,
+    inv: &Invitee<'_>,
+    client: Option<&ProvenClient>,
+    outcome: &Outcome,
+    details: &templates::SessionDetails<'_>,
+) -> OutgoingEmail {
+    if let Outcome::Pending(reason) = outcome {
+        let when = inv
+            .start
+            .with_timezone(&ctx.site.time_zone)
+            .format("%b %d, %Y %H:%M")
+            .to_string();
+        return templates::booking_needs_attention(
+            &ctx.site.name,
+            &ctx.site.coach_email,
+            &format!("{} <{}>", inv.name, inv.email),
+            &when,
+            reason,
+            &format!("{}/admin", ctx.base_url),
+        );
+    }
+    let name = client.map_or(inv.name.as_str(), |c| c.1.as_str());
+    templates::booking_confirmation(&ctx.site.name, &inv.email, name, details)
 }
 
 /// `invitee.canceled` before its `invitee.created`: a cancelled booking that holds nothing, so

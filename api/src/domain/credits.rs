@@ -149,8 +149,27 @@ async fn apply_moving(
     let now = now();
     // What each lot gives or gets; the available credits change by exactly their sum.
     let delta_available = change.delta_total - change.delta_used;
-    let moves: Vec<(String, i64)> = match lots {
-        Lots::New(lot) => vec![(lot.id.to_string(), delta_available)],
+    let Some(moves) = pick_lots(conn, &change, &lots, delta_available, &now).await? else {
+        return refused(Applied::Insufficient);
+    };
+    let written = Totals {
+        total_credits: total,
+        used_credits: used,
+    };
+    write(conn, &change, &lots, &moves, &written, &now).await?;
+    Ok((Applied::Yes, moves))
+}
+
+/// The lots a change moves and by how much, or `None` when they cannot take it.
+async fn pick_lots(
+    conn: &mut AnyConnection,
+    change: &Change<'_>,
+    lots: &Lots<'_>,
+    delta_available: i64,
+    now: &str,
+) -> Result<Option<Vec<(String, i64)>>, sqlx::Error> {
+    Ok(match lots {
+        Lots::New(lot) => Some(vec![(lot.id.to_string(), delta_available)]),
         Lots::One(lot_id) => {
             let remaining: Option<i64> = sqlx::query_scalar(
                 "SELECT remaining FROM credit_lots WHERE id = $1 AND user_id = $2",
@@ -159,10 +178,9 @@ async fn apply_moving(
             .bind(change.user_id)
             .fetch_optional(&mut *conn)
             .await?;
-            match remaining {
-                Some(r) if r + delta_available >= 0 => vec![(lot_id.to_string(), delta_available)],
-                _ => return refused(Applied::Insufficient),
-            }
+            remaining
+                .filter(|r| r + delta_available >= 0)
+                .map(|_| vec![(lot_id.to_string(), delta_available)])
         }
         Lots::FirstToExpire => {
             let live: Vec<LotBalance> = sqlx::query_as(
@@ -171,7 +189,7 @@ async fn apply_moving(
                   ORDER BY expires_at, created_at, id",
             )
             .bind(change.user_id)
-            .bind(&now)
+            .bind(now)
             .fetch_all(&mut *conn)
             .await?;
             let mut needed = -delta_available;
@@ -184,12 +202,22 @@ async fn apply_moving(
                 taken.push((lot.id, -take));
                 needed -= take;
             }
-            if needed > 0 {
-                return refused(Applied::Insufficient);
-            }
-            taken
+            (needed <= 0).then_some(taken)
         }
-    };
+    })
+}
+
+/// Writes a change the account can take: its ledger row, a new lot for a grant, the lots'
+/// moves and the account's new totals.
+async fn write(
+    conn: &mut AnyConnection,
+    change: &Change<'_>,
+    lots: &Lots<'_>,
+    moves: &[(String, i64)],
+    totals: &Totals,
+    now: &str,
+) -> Result<(), sqlx::Error> {
+    let (total, used) = (totals.total_credits, totals.used_credits);
     let ledger_id = new_id();
     sqlx::query(
         "INSERT INTO credit_ledger (id, user_id, kind, delta_total, delta_used, external_ref, note, created_at)
@@ -202,10 +230,11 @@ async fn apply_moving(
     .bind(change.delta_used)
     .bind(change.external_ref)
     .bind(change.note)
-    .bind(&now)
+    .bind(now)
     .execute(&mut *conn)
     .await?;
     if let Lots::New(lot) = lots {
+        let granted = change.delta_total - change.delta_used;
         sqlx::query(
             "INSERT INTO credit_lots (id, user_id, source, source_ref, payment_record_id, granted, remaining, expires_on, expires_at, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9)",
@@ -215,15 +244,15 @@ async fn apply_moving(
         .bind(change.kind.as_str())
         .bind(change.external_ref)
         .bind(lot.payment_record_id)
-        .bind(delta_available)
+        .bind(granted)
         .bind(lot.validity.expires_on_text())
         .bind(&lot.validity.expires_at)
-        .bind(&now)
+        .bind(now)
         .execute(&mut *conn)
         .await?;
     }
-    for (lot_id, delta) in &moves {
-        move_lot(conn, Some(&ledger_id), lot_id, *delta, &now).await?;
+    for (lot_id, delta) in moves {
+        move_lot(conn, Some(&ledger_id), lot_id, *delta, now).await?;
     }
     sqlx::query(
         "UPDATE client_accounts
@@ -237,11 +266,11 @@ async fn apply_moving(
     .bind(used)
     .bind(total - used)
     .bind(change.payment_date)
-    .bind(&now)
+    .bind(now)
     .bind(change.user_id)
     .execute(&mut *conn)
     .await?;
-    Ok((Applied::Yes, moves))
+    Ok(())
 }
 
 async fn move_lot(

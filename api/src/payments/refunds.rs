@@ -416,50 +416,13 @@ async fn settle_in(
     let mut mail = Vec::new();
     match letter.as_str() {
         "A" => {
-            sqlx::query("UPDATE payment_refunds SET status = 'completed', tran_ref = $1, provider_status = $2, completed_at = $3 WHERE id = $4")
-                .bind(tran_ref)
-                .bind(&letter)
-                .bind(&now)
-                .bind(&id)
-                .execute(&mut *db_tx)
-                .await?;
+            record_answer(db_tx, &id, Some("completed"), tran_ref, &letter, Some(&now)).await?;
             mail.push(refund_email(db_tx, ctx, &id).await?);
         }
-        "H" | "P" => {
-            sqlx::query(
-                "UPDATE payment_refunds SET tran_ref = $1, provider_status = $2 WHERE id = $3",
-            )
-            .bind(tran_ref)
-            .bind(&letter)
-            .bind(&id)
-            .execute(&mut *db_tx)
-            .await?;
-        }
+        "H" | "P" => record_answer(db_tx, &id, None, tran_ref, &letter, None).await?,
         _ => {
-            sqlx::query("UPDATE payment_refunds SET status = 'failed', tran_ref = $1, provider_status = $2, completed_at = $3 WHERE id = $4")
-                .bind(tran_ref)
-                .bind(&letter)
-                .bind(&now)
-                .bind(&id)
-                .execute(&mut *db_tx)
-                .await?;
-            let lot: Option<String> = sqlx::query_scalar(
-                "SELECT l.id FROM payment_refunds f JOIN credit_lots l ON l.payment_record_id = f.payment_record_id WHERE f.id = $1",
-            )
-            .bind(&id)
-            .fetch_optional(&mut *db_tx)
-            .await?;
-            if let Some(lot) = lot {
-                credits::restore_after_declined_refund(
-                    &mut *db_tx,
-                    ctx.backend,
-                    &client_id,
-                    &lot,
-                    credits_removed,
-                    &id,
-                )
-                .await?;
-            }
+            record_answer(db_tx, &id, Some("failed"), tran_ref, &letter, Some(&now)).await?;
+            give_credits_back(db_tx, ctx, &id, &client_id, credits_removed).await?;
             tracing::warn!(
                 refund = id,
                 letter,
@@ -468,6 +431,59 @@ async fn settle_in(
         }
     }
     Ok((true, mail))
+}
+
+/// PayTabs' word on a refund: its transaction and status letter, and, once it is settled
+/// (`completed` or `failed`), the new status and when.
+async fn record_answer(
+    conn: &mut AnyConnection,
+    id: &str,
+    settled: Option<&str>,
+    tran_ref: Option<&str>,
+    letter: &str,
+    at: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE payment_refunds SET status = COALESCE($1, status), tran_ref = $2, provider_status = $3,
+                completed_at = COALESCE($4, completed_at)
+          WHERE id = $5",
+    )
+    .bind(settled)
+    .bind(tran_ref)
+    .bind(letter)
+    .bind(at)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// A declined refund's credits return to the lot of the payment they left.
+async fn give_credits_back(
+    conn: &mut AnyConnection,
+    ctx: &Context<'_>,
+    refund_id: &str,
+    client_id: &str,
+    credits_removed: i64,
+) -> Result<(), sqlx::Error> {
+    let lot: Option<String> = sqlx::query_scalar(
+        "SELECT l.id FROM payment_refunds f JOIN credit_lots l ON l.payment_record_id = f.payment_record_id WHERE f.id = $1",
+    )
+    .bind(refund_id)
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(lot) = lot {
+        credits::restore_after_declined_refund(
+            conn,
+            ctx.backend,
+            client_id,
+            &lot,
+            credits_removed,
+            refund_id,
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 /// `2025000` → `20,250.00`: an amount of money always with its two decimals.
