@@ -119,77 +119,71 @@ impl Vars<'_> {
     }
 }
 
-impl Config {
-    /// Reads the environment. Unset values have local-development defaults; production
-    /// (`APP_ENV=production`) requires the ones that matter.
-    pub fn from_env() -> anyhow::Result<Config> {
-        Config::from_lookup(&|name| std::env::var(name).ok())
+impl Vars<'_> {
+    /// `APP_ENV`: development (default) or production.
+    fn environment(&self) -> anyhow::Result<Environment> {
+        match self.var("APP_ENV").as_deref() {
+            None | Some("development" | "dev" | "local") => Ok(Environment::Development),
+            Some("production" | "prod") => Ok(Environment::Production),
+            Some(other) => bail!("APP_ENV must be development or production, not `{other}`"),
+        }
     }
 
-    /// Like [`Config::from_env`], with the values `lookup` gives for each variable's name.
-    pub fn from_lookup(lookup: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Config> {
-        let v = Vars(lookup);
-        let environment = match v.var("APP_ENV").as_deref() {
-            None | Some("development" | "dev" | "local") => Environment::Development,
-            Some("production" | "prod") => Environment::Production,
-            Some(other) => bail!("APP_ENV must be development or production, not `{other}`"),
-        };
-        let port = match v.var("PORT") {
+    /// A port number, `default` when unset.
+    fn port(&self, name: &str, default: u16) -> anyhow::Result<u16> {
+        match self.var(name) {
             Some(p) => p
                 .parse()
-                .with_context(|| format!("PORT must be a number, not `{p}`"))?,
-            None => 8080,
-        };
-        let smtp = match v.var("SMTP_HOST") {
-            None => None,
-            Some(host) => {
-                let tls = match v.var("SMTP_TLS").as_deref() {
-                    None | Some("starttls") => SmtpTls::StartTls,
-                    Some("implicit" | "tls") => SmtpTls::Implicit,
-                    Some("none") => SmtpTls::None,
-                    Some(other) => {
-                        bail!("SMTP_TLS must be starttls, implicit or none, not `{other}`")
-                    }
-                };
-                let default_port = if tls == SmtpTls::Implicit { 465 } else { 587 };
-                let port = match v.var("SMTP_PORT") {
-                    Some(p) => p
-                        .parse()
-                        .with_context(|| format!("SMTP_PORT must be a number, not `{p}`"))?,
-                    None => default_port,
-                };
-                Some(SmtpConfig {
-                    host,
-                    port,
-                    tls,
-                    username: v.var("SMTP_USERNAME"),
-                    password: v.var("SMTP_PASSWORD").map(Secret::new),
-                })
-            }
-        };
-        if environment == Environment::Production {
-            if smtp.is_none() {
-                bail!("SMTP_HOST is required in production (mail would otherwise go nowhere)");
-            }
-            if v.var("PUBLIC_BASE_URL").is_none() {
-                bail!("PUBLIC_BASE_URL is required in production (links in emails use it)");
-            }
+                .with_context(|| format!("{name} must be a number, not `{p}`")),
+            None => Ok(default),
         }
-        let paytabs = match (v.var("PAYTABS_PROFILE_ID"), v.var("PAYTABS_SERVER_KEY")) {
-            (Some(profile), Some(key)) => Some(PayTabsConfig {
-                base_url: v
+    }
+
+    /// The SMTP server, if `SMTP_HOST` is set; the port defaults by the TLS mode.
+    fn smtp(&self) -> anyhow::Result<Option<SmtpConfig>> {
+        let Some(host) = self.var("SMTP_HOST") else {
+            return Ok(None);
+        };
+        let tls = match self.var("SMTP_TLS").as_deref() {
+            None | Some("starttls") => SmtpTls::StartTls,
+            Some("implicit" | "tls") => SmtpTls::Implicit,
+            Some("none") => SmtpTls::None,
+            Some(other) => bail!("SMTP_TLS must be starttls, implicit or none, not `{other}`"),
+        };
+        let default_port = if tls == SmtpTls::Implicit { 465 } else { 587 };
+        Ok(Some(SmtpConfig {
+            host,
+            port: self.port("SMTP_PORT", default_port)?,
+            tls,
+            username: self.var("SMTP_USERNAME"),
+            password: self.var("SMTP_PASSWORD").map(Secret::new),
+        }))
+    }
+
+    /// PayTabs' credentials: both or neither.
+    fn paytabs(&self) -> anyhow::Result<Option<PayTabsConfig>> {
+        match (
+            self.var("PAYTABS_PROFILE_ID"),
+            self.var("PAYTABS_SERVER_KEY"),
+        ) {
+            (Some(profile), Some(key)) => Ok(Some(PayTabsConfig {
+                base_url: self
                     .var("PAYTABS_BASE_URL")
                     .unwrap_or_else(|| "https://secure-egypt.paytabs.com".into()),
                 profile_id: profile.parse().with_context(|| {
                     format!("PAYTABS_PROFILE_ID must be a number, not `{profile}`")
                 })?,
                 server_key: Secret::new(key),
-            }),
-            (None, None) => None,
+            })),
+            (None, None) => Ok(None),
             _ => bail!("set both PAYTABS_PROFILE_ID and PAYTABS_SERVER_KEY, or neither"),
-        };
-        let calendly = CalendlyConfig {
-            signing_keys: v
+        }
+    }
+
+    /// Calendly's webhook keys (comma-separated, newest first), tolerance and API.
+    fn calendly(&self) -> anyhow::Result<CalendlyConfig> {
+        Ok(CalendlyConfig {
+            signing_keys: self
                 .var("CALENDLY_SIGNING_KEYS")
                 .map(|v| {
                     v.split(',')
@@ -198,31 +192,40 @@ impl Config {
                         .collect()
                 })
                 .unwrap_or_default(),
-            tolerance_seconds: match v.var("CALENDLY_WEBHOOK_TOLERANCE") {
+            tolerance_seconds: match self.var("CALENDLY_WEBHOOK_TOLERANCE") {
                 Some(v) => v.parse().with_context(|| {
                     format!("CALENDLY_WEBHOOK_TOLERANCE must be seconds, not `{v}`")
                 })?,
                 None => 180,
             },
-            api_base: v
+            api_base: self
                 .var("CALENDLY_API_BASE")
                 .unwrap_or_else(|| "https://api.calendly.com".into()),
-            token: v.var("CALENDLY_TOKEN").map(Secret::new),
-            scheduling_url: v.var("CALENDLY_SCHEDULING_URL").unwrap_or_default(),
-        };
-        let app_secret = match (v.var("APP_SECRET"), environment) {
-            (Some(s), _) if s.len() >= 32 => Secret::new(s),
+            token: self.var("CALENDLY_TOKEN").map(Secret::new),
+            scheduling_url: self.var("CALENDLY_SCHEDULING_URL").unwrap_or_default(),
+        })
+    }
+
+    /// `APP_SECRET`: at least 32 characters; required in production.
+    fn app_secret(&self, environment: Environment) -> anyhow::Result<Secret> {
+        match (self.var("APP_SECRET"), environment) {
+            (Some(s), _) if s.len() >= 32 => Ok(Secret::new(s)),
             (Some(_), _) => bail!("APP_SECRET must be at least 32 characters"),
             (None, Environment::Production) => {
                 bail!("APP_SECRET is required in production (it signs booking links)")
             }
-            (None, Environment::Development) => {
-                Secret::new("development-only-secret-not-for-production-use")
-            }
-        };
-        let catalogue_url = match (v.var("CATALOGUE_URL"), environment) {
+            (None, Environment::Development) => Ok(Secret::new(
+                "development-only-secret-not-for-production-use",
+            )),
+        }
+    }
+
+    /// `CATALOGUE_URL`, in production by default `{PUBLIC_BASE_URL}/catalogue.json`; an
+    /// http(s) address, https in production.
+    fn catalogue_url(&self, environment: Environment) -> anyhow::Result<Option<String>> {
+        let catalogue_url = match (self.var("CATALOGUE_URL"), environment) {
             (Some(url), _) => Some(url),
-            (None, Environment::Production) => v
+            (None, Environment::Production) => self
                 .var("PUBLIC_BASE_URL")
                 .map(|base| format!("{}/catalogue.json", base.trim_end_matches('/'))),
             (None, Environment::Development) => None,
@@ -239,6 +242,58 @@ impl Config {
                 bail!("CATALOGUE_URL must be an http(s):// address, not `{url}`");
             }
         }
+        Ok(catalogue_url)
+    }
+
+    /// `ALLOWED_ORIGINS`: comma-separated, without trailing slashes.
+    fn extra_origins(&self) -> Vec<String> {
+        self.var("ALLOWED_ORIGINS")
+            .map(|v| {
+                v.split(',')
+                    .map(|o| o.trim().trim_end_matches('/').to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Production refuses to start without the values that matter: mail would go nowhere, links
+/// in emails would point at localhost.
+fn require_for_production(
+    v: &Vars<'_>,
+    environment: Environment,
+    smtp: &Option<SmtpConfig>,
+) -> anyhow::Result<()> {
+    if environment == Environment::Production {
+        if smtp.is_none() {
+            bail!("SMTP_HOST is required in production (mail would otherwise go nowhere)");
+        }
+        if v.var("PUBLIC_BASE_URL").is_none() {
+            bail!("PUBLIC_BASE_URL is required in production (links in emails use it)");
+        }
+    }
+    Ok(())
+}
+
+impl Config {
+    /// Reads the environment. Unset values have local-development defaults; production
+    /// (`APP_ENV=production`) requires the ones that matter.
+    pub fn from_env() -> anyhow::Result<Config> {
+        Config::from_lookup(&|name| std::env::var(name).ok())
+    }
+
+    /// Like [`Config::from_env`], with the values `lookup` gives for each variable's name.
+    /// Reads (and refuses) the variables in a fixed order, so the first problem is reported.
+    pub fn from_lookup(lookup: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Config> {
+        let v = Vars(lookup);
+        let environment = v.environment()?;
+        let port = v.port("PORT", 8080)?;
+        let smtp = v.smtp()?;
+        require_for_production(&v, environment, &smtp)?;
+        let paytabs = v.paytabs()?;
+        let calendly = v.calendly()?;
+        let app_secret = v.app_secret(environment)?;
+        let catalogue_url = v.catalogue_url(environment)?;
         let database_url = v
             .var("DATABASE_URL")
             .unwrap_or_else(|| "sqlite://data/app.db".into());
@@ -252,14 +307,7 @@ impl Config {
                 .unwrap_or_else(|| "http://127.0.0.1:8000".into())
                 .trim_end_matches('/')
                 .to_string(),
-            extra_origins: v
-                .var("ALLOWED_ORIGINS")
-                .map(|v| {
-                    v.split(',')
-                        .map(|o| o.trim().trim_end_matches('/').to_string())
-                        .collect()
-                })
-                .unwrap_or_default(),
+            extra_origins: v.extra_origins(),
             cookie_secure: v.flag("COOKIE_SECURE", true)?,
             trust_proxy: v.flag("TRUST_PROXY", false)?,
             smtp,

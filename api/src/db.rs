@@ -18,6 +18,17 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// The backend a `DATABASE_URL` names by its scheme.
+    fn of_url(url: &str) -> anyhow::Result<Backend> {
+        if url.starts_with("sqlite:") {
+            Ok(Backend::Sqlite)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Ok(Backend::Postgres)
+        } else {
+            anyhow::bail!("DATABASE_URL must start with sqlite: or postgres:");
+        }
+    }
+
     /// The row-lock clause to end a `SELECT` with inside a transaction that will write what it
     /// read: `FOR UPDATE` on PostgreSQL; nothing on SQLite, whose one connection already runs
     /// transactions one at a time.
@@ -88,13 +99,7 @@ impl Db {
     /// Connects; a SQLite file (and its folder) is created on first start, in WAL mode.
     pub async fn connect(url: &str) -> anyhow::Result<Db> {
         sqlx::any::install_default_drivers();
-        let backend = if url.starts_with("sqlite:") {
-            Backend::Sqlite
-        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
-            Backend::Postgres
-        } else {
-            anyhow::bail!("DATABASE_URL must start with sqlite: or postgres:");
-        };
+        let backend = Backend::of_url(url)?;
         let url = if backend == Backend::Sqlite {
             prepare_sqlite_url(url)?
         } else {
@@ -104,86 +109,42 @@ impl Db {
             .context("DATABASE_URL is not a valid database URL")?
             .disable_statement_logging();
         match backend {
-            Backend::Sqlite => {
-                // One writer: SQLite allows one write transaction at a time, and one connection
-                // serialises them without "database is locked" errors. Never hold the writer
-                // while waiting for it again: there is only one. A local file cannot drop a
-                // connection, so no ping before each use (a round trip to sqlx's worker thread).
-                let writer_use = Arc::new(WriterUse::default());
-                let (opened, reused, returned) =
-                    (writer_use.clone(), writer_use.clone(), writer_use.clone());
-                let pool = AnyPoolOptions::new()
-                    .max_connections(1)
-                    .test_before_acquire(false)
-                    // Every check-out and return is counted (see `WriterUse`); a connection
-                    // closed for its age would go uncounted, so it lives as long as the pool.
-                    .max_lifetime(None)
-                    .before_acquire(move |_, _| {
-                        reused.out.fetch_add(1, Ordering::SeqCst);
-                        Box::pin(async { Ok(true) })
-                    })
-                    .after_release(move |_, _| {
-                        returned.back.fetch_add(1, Ordering::SeqCst);
-                        Box::pin(async { Ok(true) })
-                    })
-                    .after_connect(move |conn, _| {
-                        opened.out.fetch_add(1, Ordering::SeqCst);
-                        Box::pin(async move {
-                            use sqlx::Executor;
-                            conn.execute(SQLITE_PRAGMAS).await?;
-                            Ok(())
-                        })
-                    })
-                    .connect_with(options.clone())
-                    .await
-                    .context("cannot open the SQLite database")?;
-                // `connect_with` opens the first connection (counted by `after_connect`) and puts
-                // it back without `after_release`: count that return here.
-                writer_use.back.fetch_add(1, Ordering::SeqCst);
-                // An in-memory database is private to its connection: readers would see
-                // another, empty one.
-                let memory = is_memory(&url);
-                let readers = if memory {
-                    pool.clone()
-                } else {
-                    AnyPoolOptions::new()
-                        .max_connections(SQLITE_READERS)
-                        .test_before_acquire(false)
-                        .after_connect(|conn, _| {
-                            Box::pin(async move {
-                                use sqlx::Executor;
-                                conn.execute(
-                                    "PRAGMA query_only = ON; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
-                                )
-                                .await?;
-                                Ok(())
-                            })
-                        })
-                        .connect_with(options)
-                        .await
-                        .context("cannot open the SQLite database for reading")?
-                };
-                Ok(Db {
-                    pool,
-                    readers,
-                    backend,
-                    writer_use: (!memory).then_some(writer_use),
-                })
-            }
-            Backend::Postgres => {
-                let pool = AnyPoolOptions::new()
-                    .max_connections(16)
-                    .connect_with(options)
-                    .await
-                    .context("cannot connect to PostgreSQL")?;
-                Ok(Db {
-                    readers: pool.clone(),
-                    pool,
-                    backend,
-                    writer_use: None,
-                })
-            }
+            Backend::Sqlite => Db::connect_sqlite(options, is_memory(&url)).await,
+            Backend::Postgres => Db::connect_postgres(options).await,
         }
+    }
+
+    /// SQLite: the one writer and, for a file, the read-only connections beside it.
+    async fn connect_sqlite(options: AnyConnectOptions, memory: bool) -> anyhow::Result<Db> {
+        let (pool, writer_use) = sqlite_writer(options.clone()).await?;
+        // An in-memory database is private to its connection: readers would see another,
+        // empty one.
+        let readers = if memory {
+            pool.clone()
+        } else {
+            sqlite_readers(options).await?
+        };
+        Ok(Db {
+            pool,
+            readers,
+            backend: Backend::Sqlite,
+            writer_use: (!memory).then_some(writer_use),
+        })
+    }
+
+    /// PostgreSQL: one pool for writes and reads.
+    async fn connect_postgres(options: AnyConnectOptions) -> anyhow::Result<Db> {
+        let pool = AnyPoolOptions::new()
+            .max_connections(16)
+            .connect_with(options)
+            .await
+            .context("cannot connect to PostgreSQL")?;
+        Ok(Db {
+            readers: pool.clone(),
+            pool,
+            backend: Backend::Postgres,
+            writer_use: None,
+        })
     }
 
     /// The writer's use count while nobody holds it, read before a query whose result may be
@@ -208,6 +169,65 @@ impl Db {
     pub async fn ping(&self) -> bool {
         sqlx::query("SELECT 1").execute(&self.pool).await.is_ok()
     }
+}
+
+/// SQLite's one writer: SQLite allows one write transaction at a time, and one connection
+/// serialises them without "database is locked" errors. Never hold the writer while waiting
+/// for it again: there is only one. A local file cannot drop a connection, so no ping before
+/// each use (a round trip to sqlx's worker thread). Its check-outs and returns are counted.
+async fn sqlite_writer(options: AnyConnectOptions) -> anyhow::Result<(AnyPool, Arc<WriterUse>)> {
+    let writer_use = Arc::new(WriterUse::default());
+    let (opened, reused, returned) = (writer_use.clone(), writer_use.clone(), writer_use.clone());
+    let pool = AnyPoolOptions::new()
+        .max_connections(1)
+        .test_before_acquire(false)
+        // Every check-out and return is counted (see `WriterUse`); a connection closed for its
+        // age would go uncounted, so it lives as long as the pool.
+        .max_lifetime(None)
+        .before_acquire(move |_, _| {
+            reused.out.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async { Ok(true) })
+        })
+        .after_release(move |_, _| {
+            returned.back.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async { Ok(true) })
+        })
+        .after_connect(move |conn, _| {
+            opened.out.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async move {
+                use sqlx::Executor;
+                conn.execute(SQLITE_PRAGMAS).await?;
+                Ok(())
+            })
+        })
+        .connect_with(options)
+        .await
+        .context("cannot open the SQLite database")?;
+    // `connect_with` opens the first connection (counted by `after_connect`) and puts it back
+    // without `after_release`: count that return here.
+    writer_use.back.fetch_add(1, Ordering::SeqCst);
+    Ok((pool, writer_use))
+}
+
+/// The read-only connections (`PRAGMA query_only`) beside SQLite's writer.
+async fn sqlite_readers(options: AnyConnectOptions) -> anyhow::Result<AnyPool> {
+    let readers = AnyPoolOptions::new()
+        .max_connections(SQLITE_READERS)
+        .test_before_acquire(false)
+        .after_connect(|conn, _| {
+            Box::pin(async move {
+                use sqlx::Executor;
+                conn.execute(
+                    "PRAGMA query_only = ON; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                )
+                .await?;
+                Ok(())
+            })
+        })
+        .connect_with(options)
+        .await
+        .context("cannot open the SQLite database for reading")?;
+    Ok(readers)
 }
 
 fn is_memory(url: &str) -> bool {

@@ -85,6 +85,7 @@ async fn main() -> std::process::ExitCode {
     }
 }
 
+/// Parses the command line and runs the command.
 async fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     // Needs no configuration: `scripts/api-types.sh` runs it on a machine with no environment.
@@ -93,94 +94,111 @@ async fn run() -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(());
     }
-    let mut config = Config::from_env()?;
+    let config = Config::from_env()?;
     api::telemetry::init(config.environment);
     match cli.command {
-        Command::Serve { port } => {
-            if let Some(p) = port {
-                config.port = p;
-            }
-            let app = Application::build(config).await?;
-            tracing::info!(port = app.port(), "API listening");
-            app.run_until_stopped().await?;
-        }
-        Command::Migrate => {
-            let db = Db::connect(config.database_url.expose()).await?;
-            db.migrate().await?;
-            let catalogue = api::catalogue::Catalogues::load(config.catalogue_source()).await?;
-            let site = api::site::SiteInfo::from_catalogue(&catalogue.current())?;
-            api::startup::adopt_existing_credits(&db, &site).await?;
-            println!("migrations applied");
-        }
+        Command::Serve { port } => serve(config, port).await,
+        Command::Migrate => migrate(&config).await,
         Command::Credits {
             command: CreditsCommand::Expire,
-        } => {
-            let db = Db::connect(config.database_url.expose()).await?;
-            let removed = api::lots::expire_due(&db).await?;
-            println!("expired lots: {removed} unused credit(s) removed");
-        }
+        } => expire_credits(&config).await,
         Command::Openapi => unreachable!("handled before the configuration is read"),
         Command::Admin {
             command: AdminCommand::Create { email, name, phone },
-        } => {
-            let email = Email::parse(&email).context("Invalid email address")?;
-            anyhow::ensure!(
-                name.trim().chars().count() >= 2,
-                "Full name must be at least 2 characters"
-            );
-            let mut raw = String::new();
-            std::io::stdin()
-                .read_to_string(&mut raw)
-                .context("cannot read the password from standard input")?;
-            let password = Password::parse(raw.trim_end_matches(['\r', '\n']), "password")
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
-            let hash = hash_password(&password).await?;
-            let db = Db::connect(config.database_url.expose()).await?;
-            db.migrate().await?;
-            create_confirmed_user(
-                &db,
-                &email,
-                name.trim(),
-                phone.as_deref(),
-                &hash,
-                Role::Admin,
-            )
-            .await?;
-            println!("admin {email} created");
-        }
+        } => create_admin(&config, &email, &name, phone.as_deref()).await,
         Command::Ledger {
             command: LedgerCommand::Verify,
-        } => {
-            let db = Db::connect(config.database_url.expose()).await?;
-            let (mismatches, lots) = api::domain::credits::verify(&db.pool).await?;
-            for m in &mismatches {
-                println!(
-                    "account {}: totals {}/{} used, {} available; the ledger says {}/{} used; its lots hold {}",
-                    m.user_id,
-                    m.used_credits,
-                    m.total_credits,
-                    m.available_credits,
-                    m.ledger_used,
-                    m.ledger_total,
-                    m.lots_remaining
-                );
-            }
-            for l in &lots {
-                println!(
-                    "lot {} of account {}: {} remaining; its moves add up to {}",
-                    l.lot_id, l.user_id, l.remaining, l.moved
-                );
-            }
-            anyhow::ensure!(
-                mismatches.is_empty() && lots.is_empty(),
-                "{} account(s) and {} lot(s) differ from the ledger",
-                mismatches.len(),
-                lots.len()
-            );
-            println!(
-                "ledger verified: every account equals its ledger, and its lots hold its available credits"
-            );
-        }
+        } => verify_ledger(&config).await,
     }
+}
+
+/// `api serve`: the HTTP server until a shutdown signal; `port` overrides `PORT`.
+async fn serve(mut config: Config, port: Option<u16>) -> anyhow::Result<()> {
+    if let Some(p) = port {
+        config.port = p;
+    }
+    let app = Application::build(config).await?;
+    tracing::info!(port = app.port(), "API listening");
+    app.run_until_stopped().await?;
+    Ok(())
+}
+
+/// `api migrate`: the migrations, then the credits of accounts older than credit lots.
+async fn migrate(config: &Config) -> anyhow::Result<()> {
+    let db = Db::connect(config.database_url.expose()).await?;
+    db.migrate().await?;
+    let catalogue = api::catalogue::Catalogues::load(config.catalogue_source()).await?;
+    let site = api::site::SiteInfo::from_catalogue(&catalogue.current())?;
+    api::startup::adopt_existing_credits(&db, &site).await?;
+    println!("migrations applied");
+    Ok(())
+}
+
+/// `api credits expire`: removes the unused credits of lots past their expiry.
+async fn expire_credits(config: &Config) -> anyhow::Result<()> {
+    let db = Db::connect(config.database_url.expose()).await?;
+    let removed = api::lots::expire_due(&db).await?;
+    println!("expired lots: {removed} unused credit(s) removed");
+    Ok(())
+}
+
+/// `api admin create`: a confirmed admin, the password read from standard input.
+async fn create_admin(
+    config: &Config,
+    email: &str,
+    name: &str,
+    phone: Option<&str>,
+) -> anyhow::Result<()> {
+    let email = Email::parse(email).context("Invalid email address")?;
+    anyhow::ensure!(
+        name.trim().chars().count() >= 2,
+        "Full name must be at least 2 characters"
+    );
+    let mut raw = String::new();
+    std::io::stdin()
+        .read_to_string(&mut raw)
+        .context("cannot read the password from standard input")?;
+    let password = Password::parse(raw.trim_end_matches(['\r', '\n']), "password")
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let hash = hash_password(&password).await?;
+    let db = Db::connect(config.database_url.expose()).await?;
+    db.migrate().await?;
+    create_confirmed_user(&db, &email, name.trim(), phone, &hash, Role::Admin).await?;
+    println!("admin {email} created");
+    Ok(())
+}
+
+/// `api ledger verify`: prints every account and lot that differs from the ledger; an error
+/// (non-zero exit) if any does.
+async fn verify_ledger(config: &Config) -> anyhow::Result<()> {
+    let db = Db::connect(config.database_url.expose()).await?;
+    let (mismatches, lots) = api::domain::credits::verify(&db.pool).await?;
+    for m in &mismatches {
+        println!(
+            "account {}: totals {}/{} used, {} available; the ledger says {}/{} used; its lots hold {}",
+            m.user_id,
+            m.used_credits,
+            m.total_credits,
+            m.available_credits,
+            m.ledger_used,
+            m.ledger_total,
+            m.lots_remaining
+        );
+    }
+    for l in &lots {
+        println!(
+            "lot {} of account {}: {} remaining; its moves add up to {}",
+            l.lot_id, l.user_id, l.remaining, l.moved
+        );
+    }
+    anyhow::ensure!(
+        mismatches.is_empty() && lots.is_empty(),
+        "{} account(s) and {} lot(s) differ from the ledger",
+        mismatches.len(),
+        lots.len()
+    );
+    println!(
+        "ledger verified: every account equals its ledger, and its lots hold its available credits"
+    );
     Ok(())
 }

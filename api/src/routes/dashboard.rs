@@ -273,26 +273,7 @@ pub async fn dashboard(
     user: AuthUser,
     AppQuery(q): AppQuery<DashboardQuery>,
 ) -> AppResult<Response> {
-    let status = match q.status.as_deref().map(str::trim).unwrap_or("all") {
-        "all" | "" => None,
-        s => Some(
-            BookingStatus::parse(s)
-                .filter(|s| {
-                    [
-                        BookingStatus::Confirmed,
-                        BookingStatus::Cancelled,
-                        BookingStatus::Pending,
-                    ]
-                    .contains(s)
-                })
-                .ok_or_else(|| {
-                    AppError::field(
-                        "status",
-                        "status must be all, confirmed, cancelled or pending",
-                    )
-                })?,
-        ),
-    };
+    let status = status_filter(q.status.as_deref())?;
     // The busiest read: served from `read_cache` while nothing was written since it was read
     // (and the user was read at that same moment), until its first session starts.
     let generation = state
@@ -311,43 +292,8 @@ pub async fn dashboard(
     {
         return Ok(json_body(hit.body));
     }
-    // The client's own sessions, and the pending bookings that name no client but were made
-    // with this client's confirmed email (unless they said it was not them).
-    let linking_email = if user.email_confirmed && user.role == Role::Client {
-        user.email.as_str()
-    } else {
-        ""
-    };
-    let sessions: Vec<SessionRow> = sqlx::query_as(&format!(
-        "SELECT {SESSION_COLUMNS}
-           FROM bookings
-          WHERE session_date >= $2 AND ($3 = 'all' OR status = $3)
-            AND (client_id = $1
-                 OR (client_id IS NULL AND $4 <> '' AND invitee_email = $4 AND status = $5 AND disowned_at IS NULL))
-          ORDER BY session_date, id"
-    ))
-    .bind(&user.user_id)
-    .bind(now())
-    .bind(status.map_or("all", BookingStatus::as_str))
-    .bind(linking_email)
-    .bind(BookingStatus::Pending.as_str())
-    .fetch_all(state.db.reader())
-    .await?;
-    let payments: Vec<PaymentRow> = sqlx::query_as(
-        "SELECT id, payment_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, kind FROM (
-             SELECT id, id AS payment_id, amount, currency, sessions_purchased, payment_date, payment_method,
-                    reference_number, 'payment' AS kind, created_at
-               FROM payment_records WHERE client_id = $1
-             UNION ALL
-             SELECT f.id, f.payment_record_id, f.amount, f.currency, f.credits, f.created_at, r.payment_method,
-                    f.tran_ref, 'refund' AS kind, f.created_at
-               FROM payment_refunds f JOIN payment_records r ON r.id = f.payment_record_id
-              WHERE f.client_id = $1 AND f.status <> 'failed'
-           ) history ORDER BY payment_date DESC, created_at DESC, id LIMIT 10",
-    )
-    .bind(&user.user_id)
-    .fetch_all(state.db.reader())
-    .await?;
+    let sessions = upcoming_sessions(&state, &user, status).await?;
+    let payments = recent_payments(&state, &user.user_id).await?;
     let valid_until = sessions.first().map(|s| s.session_date.clone());
     let view = DashboardView {
         full_name: user.full_name.clone(),
@@ -369,6 +315,78 @@ pub async fn dashboard(
         state.dashboards.put(key, g, cached);
     }
     Ok(json_body(body))
+}
+
+/// The `status` filter: `None` for all (also when empty or absent), else confirmed,
+/// cancelled or pending.
+fn status_filter(raw: Option<&str>) -> AppResult<Option<BookingStatus>> {
+    let listed = [
+        BookingStatus::Confirmed,
+        BookingStatus::Cancelled,
+        BookingStatus::Pending,
+    ];
+    match raw.map(str::trim).unwrap_or("all") {
+        "all" | "" => Ok(None),
+        s => BookingStatus::parse(s)
+            .filter(|s| listed.contains(s))
+            .map(Some)
+            .ok_or_else(|| {
+                AppError::field(
+                    "status",
+                    "status must be all, confirmed, cancelled or pending",
+                )
+            }),
+    }
+}
+
+/// The client's own sessions from now on, and the pending bookings that name no client but
+/// were made with this client's confirmed email (unless they said it was not them).
+async fn upcoming_sessions(
+    state: &AppState,
+    user: &AuthUser,
+    status: Option<BookingStatus>,
+) -> AppResult<Vec<SessionRow>> {
+    let linking_email = if user.email_confirmed && user.role == Role::Client {
+        user.email.as_str()
+    } else {
+        ""
+    };
+    let sessions = sqlx::query_as(&format!(
+        "SELECT {SESSION_COLUMNS}
+           FROM bookings
+          WHERE session_date >= $2 AND ($3 = 'all' OR status = $3)
+            AND (client_id = $1
+                 OR (client_id IS NULL AND $4 <> '' AND invitee_email = $4 AND status = $5 AND disowned_at IS NULL))
+          ORDER BY session_date, id"
+    ))
+    .bind(&user.user_id)
+    .bind(now())
+    .bind(status.map_or("all", BookingStatus::as_str))
+    .bind(linking_email)
+    .bind(BookingStatus::Pending.as_str())
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(sessions)
+}
+
+/// The 10 most recent payments and refunds (not failed ones), newest first.
+async fn recent_payments(state: &AppState, user_id: &str) -> AppResult<Vec<PaymentRow>> {
+    let payments = sqlx::query_as(
+        "SELECT id, payment_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, kind FROM (
+             SELECT id, id AS payment_id, amount, currency, sessions_purchased, payment_date, payment_method,
+                    reference_number, 'payment' AS kind, created_at
+               FROM payment_records WHERE client_id = $1
+             UNION ALL
+             SELECT f.id, f.payment_record_id, f.amount, f.currency, f.credits, f.created_at, r.payment_method,
+                    f.tran_ref, 'refund' AS kind, f.created_at
+               FROM payment_refunds f JOIN payment_records r ON r.id = f.payment_record_id
+              WHERE f.client_id = $1 AND f.status <> 'failed'
+           ) history ORDER BY payment_date DESC, created_at DESC, id LIMIT 10",
+    )
+    .bind(user_id)
+    .fetch_all(state.db.reader())
+    .await?;
+    Ok(payments)
 }
 
 fn json_body(body: Bytes) -> Response {

@@ -9,9 +9,10 @@ use axum::http::StatusCode;
 use axum::response::Html;
 use chrono::Utc;
 use serde::Deserialize;
+use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
-use super::{Status, optional};
+use super::common::{Status, optional};
 use crate::domain::{Email, hash_token, new_id, new_token, now, ts};
 use crate::email::templates::escape;
 use crate::email::{enqueue, templates};
@@ -39,6 +40,26 @@ pub struct Subscribe {
     source: Option<String>,
 }
 
+/// A subscription request: the address (required, valid) and where the form was.
+struct Subscription {
+    email: Email,
+    /// At most 40 characters.
+    source: Option<String>,
+}
+
+impl TryFrom<Subscribe> for Subscription {
+    type Error = AppError;
+
+    fn try_from(body: Subscribe) -> Result<Subscription, AppError> {
+        let raw = optional(body.email)
+            .ok_or_else(|| AppError::field("email", "Email address is required to subscribe."))?;
+        let email = Email::parse(&raw)
+            .ok_or_else(|| AppError::field("email", "Please enter a valid email address."))?;
+        let source = optional(body.source).map(|s| s.chars().take(40).collect::<String>());
+        Ok(Subscription { email, source })
+    }
+}
+
 #[utoipa::path(post, path = "/api/newsletter/subscribe", tag = "newsletter", request_body = Subscribe,
     responses((status = 202, body = Status, description = "check_your_email, whatever the address's state"),
               (status = 422, body = ErrorBody, description = "'Email address is required to subscribe.' or 'Please enter a valid email address.'"),
@@ -48,10 +69,7 @@ pub async fn subscribe(
     ClientIp(ip): ClientIp,
     AppJson(body): AppJson<Subscribe>,
 ) -> AppResult<(StatusCode, Json<Status>)> {
-    let raw = optional(body.email)
-        .ok_or_else(|| AppError::field("email", "Email address is required to subscribe."))?;
-    let email = Email::parse(&raw)
-        .ok_or_else(|| AppError::field("email", "Please enter a valid email address."))?;
+    let subscription = Subscription::try_from(body)?;
     state
         .limiter
         .check("newsletter_ip", &ip, limits::NEWSLETTER_IP)
@@ -62,81 +80,111 @@ pub async fn subscribe(
             status: "check_your_email",
         }),
     );
+    let email = subscription.email.as_str();
     if state
         .limiter
-        .check("newsletter_email", email.as_str(), limits::NEWSLETTER_EMAIL)
+        .check("newsletter_email", email, limits::NEWSLETTER_EMAIL)
         .await
         .is_err()
     {
         return Ok(accepted);
     }
-    let source = optional(body.source).map(|s| s.chars().take(40).collect::<String>());
-    let now = now();
     let (token, token_hash) = new_token();
-    let expires = ts(Utc::now() + chrono::Duration::hours(CONFIRM_HOURS));
-
+    let pending = Pending {
+        email,
+        token_hash: &token_hash,
+        expires: ts(Utc::now() + chrono::Duration::hours(CONFIRM_HOURS)),
+        ip: &ip,
+        source: subscription.source.as_deref(),
+        now: now(),
+    };
     let mut tx = state.db.pool.begin().await?;
+    let Some(unsubscribe_token) = mark_pending(&mut tx, &pending).await? else {
+        return Ok(accepted); // nothing visible changes for a subscriber
+    };
+    let mail = confirmation(&state, email, &token, &unsubscribe_token);
+    enqueue(&mut tx, &mail).await?;
+    tx.commit().await?;
+    state.mail_wake.notify_one();
+    Ok(accepted)
+}
+
+/// The email with the confirmation link (and, like every newsletter email, the unsubscribe
+/// link).
+fn confirmation(
+    state: &AppState,
+    email: &str,
+    token: &str,
+    unsubscribe_token: &str,
+) -> crate::email::OutgoingEmail {
+    let base = &state.config.public_base_url;
+    let confirm_link = format!("{base}/newsletter/confirm?token={token}");
+    let unsubscribe_link = format!("{base}/api/newsletter/unsubscribe?t={unsubscribe_token}");
+    templates::newsletter_confirmation(&state.site().name, email, &confirm_link, &unsubscribe_link)
+}
+
+/// An address waiting for its confirmation, with the consent evidence.
+struct Pending<'a> {
+    email: &'a str,
+    token_hash: &'a str,
+    expires: String,
+    ip: &'a str,
+    source: Option<&'a str>,
+    now: String,
+}
+
+/// Makes the address pending with a new confirmation token (a new row, or a known address
+/// that is not subscribed); its unsubscribe token, or `None` for an address already subscribed.
+async fn mark_pending(
+    conn: &mut AnyConnection,
+    p: &Pending<'_>,
+) -> Result<Option<String>, sqlx::Error> {
     let existing: Option<(String, String)> = sqlx::query_as(
         "SELECT status, unsubscribe_token FROM newsletter_subscribers WHERE email = $1",
     )
-    .bind(email.as_str())
-    .fetch_optional(&mut *tx)
+    .bind(p.email)
+    .fetch_optional(&mut *conn)
     .await?;
-    let unsubscribe_token = match existing {
-        Some((status, _)) if status == "subscribed" => {
-            return Ok(accepted); // nothing visible changes for a subscriber
-        }
+    match existing {
+        Some((status, _)) if status == "subscribed" => Ok(None),
         Some((_, unsubscribe_token)) => {
             sqlx::query(
                 "UPDATE newsletter_subscribers SET status = 'pending', confirm_token_hash = $1, confirm_expires_at = $2,
                         consent_ip = $3, consent_source = $4, updated_at = $5 WHERE email = $6",
             )
-            .bind(&token_hash)
-            .bind(&expires)
-            .bind(&ip)
-            .bind(&source)
-            .bind(&now)
-            .bind(email.as_str())
-            .execute(&mut *tx)
+            .bind(p.token_hash)
+            .bind(&p.expires)
+            .bind(p.ip)
+            .bind(p.source)
+            .bind(&p.now)
+            .bind(p.email)
+            .execute(&mut *conn)
             .await?;
-            unsubscribe_token
+            Ok(Some(unsubscribe_token))
         }
-        None => {
-            let unsubscribe_token = new_token().0;
-            sqlx::query(
-                "INSERT INTO newsletter_subscribers (id, email, status, confirm_token_hash, confirm_expires_at, unsubscribe_token,
-                        consent_ip, consent_source, created_at, updated_at)
-                 VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $8)",
-            )
-            .bind(new_id())
-            .bind(email.as_str())
-            .bind(&token_hash)
-            .bind(&expires)
-            .bind(&unsubscribe_token)
-            .bind(&ip)
-            .bind(&source)
-            .bind(&now)
-            .execute(&mut *tx)
-            .await?;
-            unsubscribe_token
-        }
-    };
-    let base = &state.config.public_base_url;
-    let confirm_link = format!("{base}/newsletter/confirm?token={token}");
-    let unsubscribe_link = format!("{base}/api/newsletter/unsubscribe?t={unsubscribe_token}");
-    enqueue(
-        &mut tx,
-        &templates::newsletter_confirmation(
-            &state.site().name,
-            email.as_str(),
-            &confirm_link,
-            &unsubscribe_link,
-        ),
+        None => insert_pending(conn, p).await.map(Some),
+    }
+}
+
+/// A new pending row with a new unsubscribe token, which it returns.
+async fn insert_pending(conn: &mut AnyConnection, p: &Pending<'_>) -> Result<String, sqlx::Error> {
+    let unsubscribe_token = new_token().0;
+    sqlx::query(
+        "INSERT INTO newsletter_subscribers (id, email, status, confirm_token_hash, confirm_expires_at, unsubscribe_token,
+                consent_ip, consent_source, created_at, updated_at)
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $8)",
     )
+    .bind(new_id())
+    .bind(p.email)
+    .bind(p.token_hash)
+    .bind(&p.expires)
+    .bind(&unsubscribe_token)
+    .bind(p.ip)
+    .bind(p.source)
+    .bind(&p.now)
+    .execute(&mut *conn)
     .await?;
-    tx.commit().await?;
-    state.mail_wake.notify_one();
-    Ok(accepted)
+    Ok(unsubscribe_token)
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use super::start_of_local_day;
+use super::common::start_of_local_day;
 use crate::domain::parse_ts;
 use crate::domain::receipts::display_number;
 use crate::error::{AppError, AppResult, ErrorBody};
@@ -122,55 +122,68 @@ pub async fn payments_csv(
     .bind(start_of_local_day(&state, end))
     .fetch_all(state.db.reader())
     .await?;
+    let bytes = write_csv(&state, rows)?;
+    Ok(csv_response(bytes, from, to))
+}
+
+const HEADER: [&str; 12] = [
+    "kind",
+    "date",
+    "receipt_number",
+    "client_name",
+    "client_email",
+    "sessions",
+    "amount",
+    "currency",
+    "method",
+    "reference_number",
+    "recorded_by",
+    "record_id",
+];
+
+/// The CSV document: the header, then one record per movement.
+fn write_csv(state: &AppState, rows: Vec<ExportRow>) -> AppResult<Vec<u8>> {
     let mut out = csv::Writer::from_writer(Vec::new());
-    let header = [
-        "kind",
-        "date",
-        "receipt_number",
-        "client_name",
-        "client_email",
-        "sessions",
-        "amount",
-        "currency",
-        "method",
-        "reference_number",
-        "recorded_by",
-        "record_id",
-    ];
     let write = |out: &mut csv::Writer<Vec<u8>>, record: &[String]| {
         out.write_record(record)
             .map_err(|e| AppError::Internal(anyhow::anyhow!("writing CSV: {e}")))
     };
-    write(&mut out, &header.map(String::from))?;
+    write(&mut out, &HEADER.map(String::from))?;
     for r in rows {
-        let date = parse_ts(&r.happened_at)
-            .map(|t| {
-                t.with_timezone(&state.site().time_zone)
-                    .format("%Y-%m-%d")
-                    .to_string()
-            })
-            .unwrap_or(r.happened_at);
-        write(
-            &mut out,
-            &[
-                r.kind,
-                date,
-                r.receipt.map(display_number).unwrap_or_default(),
-                text_cell(r.client_name),
-                text_cell(r.client_email),
-                r.sessions.to_string(),
-                amount(r.amount),
-                r.currency,
-                r.method,
-                text_cell(r.reference_number.unwrap_or_default()),
-                text_cell(r.recorded_by.unwrap_or_default()),
-                r.id,
-            ],
-        )?;
+        write(&mut out, &record(state, r))?;
     }
-    let bytes = out
-        .into_inner()
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("writing CSV: {e}")))?;
+    out.into_inner()
+        .map_err(|e| AppError::Internal(anyhow::anyhow!("writing CSV: {e}")))
+}
+
+/// One movement's cells, in `HEADER`'s order: the day in the coach's time zone, text cells
+/// made safe for spreadsheets.
+fn record(state: &AppState, r: ExportRow) -> [String; 12] {
+    let date = parse_ts(&r.happened_at)
+        .map(|t| {
+            t.with_timezone(&state.site().time_zone)
+                .format("%Y-%m-%d")
+                .to_string()
+        })
+        .unwrap_or(r.happened_at);
+    [
+        r.kind,
+        date,
+        r.receipt.map(display_number).unwrap_or_default(),
+        text_cell(r.client_name),
+        text_cell(r.client_email),
+        r.sessions.to_string(),
+        amount(r.amount),
+        r.currency,
+        r.method,
+        text_cell(r.reference_number.unwrap_or_default()),
+        text_cell(r.recorded_by.unwrap_or_default()),
+        r.id,
+    ]
+}
+
+/// The download: CSV, never cached, named after the range.
+fn csv_response(bytes: Vec<u8>, from: NaiveDate, to: NaiveDate) -> Response {
     let filename = format!("attachment; filename=\"payments-{from}-to-{to}.csv\"");
     let mut response = bytes.into_response();
     let headers = response.headers_mut();
@@ -182,7 +195,7 @@ pub async fn payments_csv(
     if let Ok(v) = HeaderValue::from_str(&filename) {
         headers.insert(header::CONTENT_DISPOSITION, v);
     }
-    Ok(response)
+    response
 }
 
 #[cfg(test)]

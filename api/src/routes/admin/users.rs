@@ -8,9 +8,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use chrono::{NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
+use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
-use super::start_of_local_day;
+use super::common::start_of_local_day;
 use crate::domain::accounts::{NewUser, Role, insert_user};
 use crate::domain::credits::{self, Applied, MAX_CREDITS_PER_CHANGE};
 use crate::domain::money::AmountError;
@@ -61,8 +62,8 @@ pub struct CreatedUser {
     available_credits: i64,
 }
 
-/// Every field's rule at once, so the admin sees all problems in one answer.
-struct Checked {
+/// The create-user payload with every field checked (spec §5).
+struct CheckedUser {
     full_name: PersonName,
     email: Email,
     phone: Option<Phone>,
@@ -71,124 +72,153 @@ struct Checked {
     credits: i64,
     amount: Money,
     method: String,
-    day: NaiveDate,
+    /// `None`: today in the coach's time zone (the handler knows the day).
+    day: Option<NaiveDate>,
     notes: Option<Notes>,
 }
 
-fn check(body: CreateUser, today: NaiveDate) -> Result<Checked, AppError> {
-    let mut fields = BTreeMap::new();
-    let mut note = |field: &str, e: FieldError| {
-        fields.entry(field.to_string()).or_insert(e.message);
-    };
-    let full_name = PersonName::parse("fullName", body.full_name.as_deref())
-        .map_err(|e| note("fullName", e))
-        .ok();
-    let email = Email::parse(body.email.as_deref().unwrap_or(""));
-    if email.is_none() {
-        note("email", FieldError::new("email", "Invalid email address"));
+/// The refused fields of one payload: the first failing rule of a field is its message.
+#[derive(Default)]
+struct Problems(BTreeMap<String, String>);
+
+impl Problems {
+    /// The value, or `None` with its field's problem noted (unless one is noted already).
+    fn keep<T>(&mut self, checked: Result<T, FieldError>) -> Option<T> {
+        checked
+            .map_err(|e| {
+                self.0.entry(e.field).or_insert(e.message);
+            })
+            .ok()
     }
-    let phone = Phone::parse_optional("phone", body.phone.as_deref())
-        .map_err(|e| note("phone", e))
-        .ok();
-    let role_text = body
-        .role
-        .as_deref()
-        .map(str::trim)
-        .filter(|r| !r.is_empty());
-    let role = Role::parse(role_text.unwrap_or("client"));
-    if role.is_none() {
-        note(
-            "role",
-            FieldError::new("role", "Role must be admin or client"),
-        );
-    }
-    let password = Password::parse(body.password.as_deref().unwrap_or(""), "password")
-        .map_err(|e| note("password", e))
-        .ok();
-    let credits = body.initial_credits.unwrap_or(0);
-    if credits < 0 {
-        let m = "Initial credits must be 0 or more";
-        note("initialCredits", FieldError::new("initialCredits", m));
-    }
-    if credits > MAX_CREDITS_PER_CHANGE {
-        let m = "Initial credits must be at most 1,000";
-        note("initialCredits", FieldError::new("initialCredits", m));
-    }
-    let amount = match body.payment_amount.read() {
-        None => Some(Money(0)),
-        Some(Ok(m)) => Some(m),
-        Some(Err(AmountError::TooLarge)) => {
-            let m = "Payment amount must be at most 10,000,000.00";
-            note("paymentAmount", FieldError::new("paymentAmount", m));
-            None
+
+    /// The 422 answer: every field's message; the first field's (by name) is the headline.
+    fn into_error(self) -> AppError {
+        let message = self.0.values().next().cloned().unwrap_or_default();
+        AppError::Validation {
+            message,
+            fields: self.0,
         }
-        Some(Err(AmountError::NotAnAmount)) => {
-            let m = "Payment amount must be 0 or more, in steps of 0.01";
-            note("paymentAmount", FieldError::new("paymentAmount", m));
-            None
+    }
+}
+
+impl TryFrom<CreateUser> for CheckedUser {
+    type Error = AppError;
+
+    /// Every field's rule at once, so the admin sees all problems in one answer.
+    fn try_from(body: CreateUser) -> Result<CheckedUser, AppError> {
+        let mut problems = Problems::default();
+        let full_name = problems.keep(PersonName::parse("fullName", body.full_name.as_deref()));
+        let email = problems.keep(parse_email(body.email.as_deref()));
+        let phone = problems.keep(Phone::parse_optional("phone", body.phone.as_deref()));
+        let role = problems.keep(parse_role(body.role.as_deref()));
+        let password = problems.keep(Password::parse(
+            body.password.as_deref().unwrap_or(""),
+            "password",
+        ));
+        let credits = body.initial_credits.unwrap_or(0);
+        problems.keep(credits_in_range(credits));
+        let amount = problems.keep(parse_amount(&body.payment_amount));
+        problems.keep(credits_for_payment(role, amount, credits));
+        let method = problems.keep(parse_method(body.payment_method.as_deref()));
+        let day = problems.keep(parse_day(body.payment_date.as_deref()));
+        let notes = problems.keep(Notes::parse_optional(
+            "paymentNotes",
+            body.payment_notes.as_deref(),
+            2_000,
+        ));
+        // Every `None` above noted its field's problem.
+        let checked = (|| {
+            Some(CheckedUser {
+                full_name: full_name?,
+                email: email?,
+                phone: phone?,
+                role: role?,
+                password: password?,
+                credits,
+                amount: amount?,
+                method: method?,
+                day: day?,
+                notes: notes?,
+            })
+        })();
+        match checked {
+            Some(checked) if problems.0.is_empty() => Ok(checked),
+            _ => Err(problems.into_error()),
         }
+    }
+}
+
+/// The account's address: required, in a valid shape.
+fn parse_email(raw: Option<&str>) -> Result<Email, FieldError> {
+    Email::parse(raw.unwrap_or("")).ok_or_else(|| FieldError::new("email", "Invalid email address"))
+}
+
+/// `client` (also when empty or absent) or `admin`.
+fn parse_role(raw: Option<&str>) -> Result<Role, FieldError> {
+    let text = raw.map(str::trim).filter(|r| !r.is_empty());
+    Role::parse(text.unwrap_or("client"))
+        .ok_or_else(|| FieldError::new("role", "Role must be admin or client"))
+}
+
+/// Initial credits: 0 to 1,000.
+fn credits_in_range(credits: i64) -> Result<(), FieldError> {
+    let message = if credits < 0 {
+        "Initial credits must be 0 or more"
+    } else if credits > MAX_CREDITS_PER_CHANGE {
+        "Initial credits must be at most 1,000"
+    } else {
+        return Ok(());
     };
+    Err(FieldError::new("initialCredits", message))
+}
+
+/// The amount paid, 0 when absent.
+fn parse_amount(input: &AmountInput) -> Result<Money, FieldError> {
+    let message = match input.read() {
+        None => return Ok(Money(0)),
+        Some(Ok(m)) => return Ok(m),
+        Some(Err(AmountError::TooLarge)) => "Payment amount must be at most 10,000,000.00",
+        Some(Err(AmountError::NotAnAmount)) => "Payment amount must be 0 or more, in steps of 0.01",
+    };
+    Err(FieldError::new("paymentAmount", message))
+}
+
+/// A client who paid gets credits for it (checked only when the role and amount are valid).
+fn credits_for_payment(
+    role: Option<Role>,
+    amount: Option<Money>,
+    credits: i64,
+) -> Result<(), FieldError> {
     if role == Some(Role::Client) && amount.is_some_and(|a| a.minor() > 0) && credits <= 0 {
-        note(
+        return Err(FieldError::new(
             "initialCredits",
-            FieldError::new(
-                "initialCredits",
-                "Initial credits must be greater than 0 when payment amount is provided",
-            ),
-        );
+            "Initial credits must be greater than 0 when payment amount is provided",
+        ));
     }
-    let method = body
-        .payment_method
-        .as_deref()
-        .map(str::trim)
-        .filter(|m| !m.is_empty());
-    let method = method.unwrap_or("cash").to_string();
-    if !["cash", "card", "bank_transfer", "other"].contains(&method.as_str()) {
+    Ok(())
+}
+
+/// `cash` (also when empty or absent), `card`, `bank_transfer` or `other`.
+fn parse_method(raw: Option<&str>) -> Result<String, FieldError> {
+    let method = raw.map(str::trim).filter(|m| !m.is_empty());
+    let method = method.unwrap_or("cash");
+    if !["cash", "card", "bank_transfer", "other"].contains(&method) {
         let m = "Payment method must be cash, card, bank_transfer or other";
-        note("paymentMethod", FieldError::new("paymentMethod", m));
+        return Err(FieldError::new("paymentMethod", m));
     }
-    let day = match body
-        .payment_date
-        .as_deref()
-        .map(str::trim)
-        .filter(|d| !d.is_empty())
-    {
-        None => Some(today),
-        Some(d) => NaiveDate::parse_from_str(d, "%Y-%m-%d").ok(),
-    };
-    if day.is_none() {
-        let m = "Payment date must be a date (YYYY-MM-DD)";
-        note("paymentDate", FieldError::new("paymentDate", m));
-    }
-    let notes = Notes::parse_optional("paymentNotes", body.payment_notes.as_deref(), 2_000)
-        .map_err(|e| note("paymentNotes", e))
-        .ok();
-    match (full_name, email, phone, role, password, amount, day, notes) {
-        (
-            Some(full_name),
-            Some(email),
-            Some(phone),
-            Some(role),
-            Some(password),
-            Some(amount),
-            Some(day),
-            Some(notes),
-        ) if fields.is_empty() => Ok(Checked {
-            full_name,
-            email,
-            phone,
-            role,
-            password,
-            credits,
-            amount,
-            method,
-            day,
-            notes,
-        }),
-        _ => {
-            let message = fields.values().next().cloned().unwrap_or_default();
-            Err(AppError::Validation { message, fields })
-        }
+    Ok(method.to_string())
+}
+
+/// The payment's day, `YYYY-MM-DD`; `None` (today) when empty or absent.
+fn parse_day(raw: Option<&str>) -> Result<Option<NaiveDate>, FieldError> {
+    match raw.map(str::trim).filter(|d| !d.is_empty()) {
+        None => Ok(None),
+        Some(d) => NaiveDate::parse_from_str(d, "%Y-%m-%d")
+            .map(Some)
+            .map_err(|_| {
+                let m = "Payment date must be a date (YYYY-MM-DD)";
+                FieldError::new("paymentDate", m)
+            }),
     }
 }
 
@@ -204,83 +234,23 @@ pub async fn create_user(
     let today = Utc::now()
         .with_timezone(&state.site().time_zone)
         .date_naive();
-    let months = super::validity_months(&state, body.validity_months)?;
-    let user = check(body, today)?;
+    let months = super::common::validity_months(&state, body.validity_months)?;
+    let user = CheckedUser::try_from(body)?;
     let hash = hash_password(&user.password).await?;
     let now = now();
 
     let mut tx = state.db.pool.begin().await?;
-    let new_user = NewUser {
-        email: &user.email,
-        full_name: user.full_name.as_str(),
-        phone: user.phone.as_ref().map(Phone::as_str),
-        password_hash: &hash,
-        role: user.role,
-        email_confirmed: false,
-    };
-    let user_id = insert_user(&mut tx, &new_user).await?.ok_or_else(|| {
-        AppError::Conflict("A user with this email address has already been registered".into())
-    })?;
+    let user_id = insert_account(&mut tx, &user, &hash).await?;
     if user.role == Role::Client && user.credits > 0 {
-        let payment_date = start_of_local_day(&state, user.day);
-        let paid_at = crate::domain::parse_ts(&payment_date).unwrap_or_else(Utc::now);
-        let validity = Validity::months_from(paid_at, months, state.site().time_zone);
-        let applied = if user.amount.minor() > 0 {
-            let payment = OfflinePayment {
-                client_id: &user_id,
-                amount: user.amount,
-                currency: &state.site().currency,
-                sessions: user.credits,
-                payment_date: &payment_date,
-                method: &user.method,
-                reference: None,
-                notes: user.notes.as_ref().map(Notes::as_str),
-                recorded_by: &admin.user_id,
-                validity: &validity,
-            };
-            match record_offline_payment(&mut tx, state.db.backend, &payment).await? {
-                Some(payment_id) => {
-                    issue_and_send(&mut tx, &state, &payment_id).await?;
-                    Some(Applied::Yes)
-                }
-                None => None,
-            }
-        } else {
-            // Credits without a payment: an adjustment, not revenue, no last payment date.
-            let reference = format!("initial:{user_id}");
-            let applied = credits::adjust(
-                &mut tx,
-                state.db.backend,
-                &user_id,
-                user.credits,
-                &validity,
-                &reference,
-                "initial credits",
-            )
-            .await?;
-            Some(applied)
+        let grant = Grant {
+            user_id: &user_id,
+            admin_id: &admin.user_id,
+            day: user.day.unwrap_or(today),
+            months,
         };
-        if applied != Some(Applied::Yes) {
-            return Err(anyhow::anyhow!("initial credits for a new account: {applied:?}").into());
-        }
+        grant_initial_credits(&mut tx, &state, &user, &grant).await?;
     }
-    // The admin chose a starting password; the user gets a link to set their own.
-    let (token, token_hash) = new_token();
-    sqlx::query("INSERT INTO auth_tokens (id, user_id, purpose, expires_at, created_at) VALUES ($1, $2, 'password_reset', $3, $4)")
-        .bind(&token_hash)
-        .bind(&user_id)
-        .bind(ts(Utc::now() + chrono::Duration::days(7)))
-        .bind(&now)
-        .execute(&mut *tx)
-        .await?;
-    let link = format!("{}/auth?reset={token}", state.config.public_base_url);
-    let welcome = templates::welcome_set_password(
-        &state.site().name,
-        user.email.as_str(),
-        user.full_name.as_str(),
-        &link,
-    );
-    enqueue(&mut tx, &welcome).await?;
+    send_welcome(&mut tx, &state, &user, &user_id, &now).await?;
     let available: i64 =
         sqlx::query_scalar("SELECT available_credits FROM client_accounts WHERE user_id = $1")
             .bind(&user_id)
@@ -299,4 +269,119 @@ pub async fn create_user(
             available_credits: available,
         }),
     ))
+}
+
+/// Inserts the user (not yet confirmed); a taken email is a 409.
+async fn insert_account(
+    conn: &mut AnyConnection,
+    user: &CheckedUser,
+    password_hash: &str,
+) -> AppResult<String> {
+    let new_user = NewUser {
+        email: &user.email,
+        full_name: user.full_name.as_str(),
+        phone: user.phone.as_ref().map(Phone::as_str),
+        password_hash,
+        role: user.role,
+        email_confirmed: false,
+    };
+    insert_user(conn, &new_user).await?.ok_or_else(|| {
+        AppError::Conflict("A user with this email address has already been registered".into())
+    })
+}
+
+/// Who gets the initial credits, who gives them, from which day and for how many months.
+struct Grant<'a> {
+    user_id: &'a str,
+    admin_id: &'a str,
+    day: NaiveDate,
+    months: u32,
+}
+
+/// The new client's initial credits: a paid amount is an offline payment (with its receipt),
+/// none is an adjustment (not revenue, no last payment date). Either must apply.
+async fn grant_initial_credits(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    user: &CheckedUser,
+    grant: &Grant<'_>,
+) -> AppResult<()> {
+    let payment_date = start_of_local_day(state, grant.day);
+    let paid_at = crate::domain::parse_ts(&payment_date).unwrap_or_else(Utc::now);
+    let validity = Validity::months_from(paid_at, grant.months, state.site().time_zone);
+    let applied = if user.amount.minor() > 0 {
+        let payment = OfflinePayment {
+            client_id: grant.user_id,
+            amount: user.amount,
+            currency: &state.site().currency,
+            sessions: user.credits,
+            payment_date: &payment_date,
+            method: &user.method,
+            reference: None,
+            notes: user.notes.as_ref().map(Notes::as_str),
+            recorded_by: grant.admin_id,
+            validity: &validity,
+        };
+        record_initial_payment(conn, state, &payment).await?
+    } else {
+        let reference = format!("initial:{}", grant.user_id);
+        let applied = credits::adjust(
+            conn,
+            state.db.backend,
+            grant.user_id,
+            user.credits,
+            &validity,
+            &reference,
+            "initial credits",
+        )
+        .await?;
+        Some(applied)
+    };
+    if applied != Some(Applied::Yes) {
+        return Err(anyhow::anyhow!("initial credits for a new account: {applied:?}").into());
+    }
+    Ok(())
+}
+
+/// Records the paid initial credits and issues (and emails) the receipt; `None` if the
+/// payment was not recorded.
+async fn record_initial_payment(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    payment: &OfflinePayment<'_>,
+) -> AppResult<Option<Applied>> {
+    match record_offline_payment(&mut *conn, state.db.backend, payment).await? {
+        Some(payment_id) => {
+            issue_and_send(conn, state, &payment_id).await?;
+            Ok(Some(Applied::Yes))
+        }
+        None => Ok(None),
+    }
+}
+
+/// The admin chose a starting password; the user gets a link (valid 7 days) to set their own.
+async fn send_welcome(
+    conn: &mut AnyConnection,
+    state: &AppState,
+    user: &CheckedUser,
+    user_id: &str,
+    now: &str,
+) -> AppResult<()> {
+    let (token, token_hash) = new_token();
+    sqlx::query("INSERT INTO auth_tokens (id, user_id, purpose, expires_at, created_at) VALUES ($1, $2, 'password_reset', $3, $4)")
+        .bind(&token_hash)
+        .bind(user_id)
+        .bind(ts(Utc::now() + chrono::Duration::days(7)))
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    let link = format!("{}/auth?reset={token}", state.config.public_base_url);
+    let welcome = templates::welcome_set_password(
+        &state.site().name,
+        user.email.as_str(),
+        user.full_name.as_str(),
+        &link,
+    );
+    enqueue(conn, &welcome).await?;
+    Ok(())
 }
