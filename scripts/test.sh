@@ -32,6 +32,9 @@ if cargo tree --locked -p generator -e normal,build --prefix none |
   exit 1
 fi
 
+echo "== layers point one way: no two modules of a crate import each other"
+python3 scripts/module_cycles.py api/src generator/src content-model/src devkit/src devserver/src
+
 echo "== unit and integration tests (API on SQLite)"
 cargo test --workspace --locked 2>&1 | tee -a "$log"
 

@@ -19,7 +19,7 @@ use crate::state::AppState;
     components(schemas(
         crate::error::ErrorBody,
         crate::error::ErrorDetail,
-        crate::routes::Status
+        crate::routes::common::Status
     ))
 )]
 pub struct ApiDoc;

@@ -8,13 +8,13 @@
 //! this crate; the `api` crate itself never does.
 
 pub mod calendly;
+mod guard;
 pub mod local;
 pub mod mailbox;
 pub mod paytabs;
 
 use std::sync::Arc;
 
-use api::configuration::{Config, Environment};
 use api::startup::Extensions;
 
 /// The development parts one API runs with; each is optional.
@@ -46,13 +46,4 @@ impl DevKit {
         }
         extensions
     }
-}
-
-/// Stand-ins replace real services: refuse to build one for a production configuration.
-fn ensure_development(config: &Config, what: &str) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        config.environment == Environment::Development,
-        "{what} is for development and tests; it cannot run in production"
-    );
-    Ok(())
 }

@@ -52,7 +52,7 @@ impl StandIn {
     /// The PayTabs of `config`: its profile and server key, served where its PAYTABS_BASE_URL
     /// must point (`{API}/paytabs-standin`).
     pub fn for_api(config: &Config) -> anyhow::Result<Arc<StandIn>> {
-        crate::ensure_development(config, "PAYTABS_STANDIN")?;
+        crate::guard::ensure_development(config, "PAYTABS_STANDIN")?;
         let Some(paytabs) = &config.paytabs else {
             anyhow::bail!(
                 "PAYTABS_STANDIN needs PAYTABS_PROFILE_ID, PAYTABS_SERVER_KEY and PAYTABS_BASE_URL pointing at it"

@@ -4,6 +4,7 @@
 pub mod accounts;
 pub mod credits;
 mod email;
+mod error;
 pub mod money;
 mod password;
 pub mod payments;
@@ -13,29 +14,11 @@ pub mod text;
 pub mod validity;
 
 pub use email::Email;
+pub use error::{DomainError, FieldError};
 pub use money::{AmountInput, Money, MoneyView};
 pub use password::{Password, hash_password, verify_password};
 pub use status::{BookingSource, BookingStatus, PaymentStatus};
 pub use text::{Notes, PersonName, Phone, RecordId, SearchTerm};
-
-/// A value a domain rule refuses: the field and the message a person reads (the spec's text
-/// where it has one). The domain knows nothing of HTTP; `error.rs` maps this to the 422
-/// answer in one place.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct FieldError {
-    pub field: String,
-    pub message: String,
-}
-
-impl FieldError {
-    pub fn new(field: &str, message: &str) -> FieldError {
-        FieldError {
-            field: field.to_string(),
-            message: message.to_string(),
-        }
-    }
-}
 
 /// What a domain change needs besides the caller's transaction: the database's dialect, the
 /// time, the site's settings and its public address. No `AppState`, so a test or a job can
@@ -51,23 +34,6 @@ pub struct Context<'a> {
 
 /// The emails a change asks to send, queued by the caller in the same transaction.
 pub type Mail = Vec<crate::email::OutgoingEmail>;
-
-/// What a domain function refuses, in the domain's words; `error.rs` maps it to HTTP (422,
-/// 404, 409, 500) in one place.
-#[derive(Debug, thiserror::Error)]
-pub enum DomainError {
-    /// A value a rule refuses (422).
-    #[error(transparent)]
-    Invalid(#[from] FieldError),
-    /// The thing asked about does not exist, or is not the asker's to see (404).
-    #[error("{0}")]
-    NotFound(&'static str),
-    /// The thing is not in a state that allows this (409).
-    #[error("{0}")]
-    Conflict(&'static str),
-    #[error(transparent)]
-    Database(#[from] sqlx::Error),
-}
 
 use base64::Engine;
 use chrono::{DateTime, Utc};

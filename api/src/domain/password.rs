@@ -10,7 +10,7 @@ use argon2::password_hash::{
 };
 use argon2::{Algorithm, Argon2, Params, Version};
 
-use super::FieldError;
+use super::error::FieldError;
 
 pub const MIN_LEN: usize = 6;
 

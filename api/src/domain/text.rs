@@ -2,7 +2,7 @@
 //! knows the field's name (control characters never get this far: `extract::input` refuses
 //! them for every field). The errors are the spec's messages where it has one.
 
-use super::FieldError;
+use super::error::FieldError;
 
 /// Why `text` cannot be stored or queried, if it cannot: a control character (tab, line feed
 /// and carriage return are allowed in multi-line fields; `multiline` says whether they are

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
-use super::{Status, optional};
+use super::common::{Status, optional};
 use crate::domain::accounts::{NewUser, Role, insert_user};
 use crate::domain::{
     Email, Password, PersonName, Phone, hash_password, hash_token, new_token, now, ts,

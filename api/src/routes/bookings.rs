@@ -17,7 +17,7 @@ use crate::domain::{BookingStatus, RecordId};
 use crate::email::enqueue_all;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AuthUser};
-use crate::routes::Status;
+use crate::routes::common::Status;
 use crate::routes::dashboard::{SessionView, session_by_id};
 use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;

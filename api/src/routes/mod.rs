@@ -6,6 +6,7 @@ pub mod admin;
 pub mod auth;
 pub mod bookings;
 pub mod cancellations;
+pub mod common;
 pub mod contact;
 pub mod dashboard;
 pub mod health;
@@ -14,8 +15,6 @@ pub mod payments;
 pub mod receipts;
 pub mod webhooks;
 
-use serde::Serialize;
-use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::state::AppState;
@@ -34,15 +33,4 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(cancellations::router())
         .merge(receipts::router())
         .merge(admin::router())
-}
-
-/// `{ "status": "…" }`: the answer of routes whose only news is that they worked.
-#[derive(Serialize, ToSchema)]
-pub struct Status {
-    pub status: &'static str,
-}
-
-/// Trims optional text; empty becomes `None`.
-pub fn optional(s: Option<String>) -> Option<String> {
-    s.map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
 }

@@ -10,7 +10,7 @@ use chrono::Utc;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::optional;
+use super::common::optional;
 use crate::domain::{AmountInput, Email, Money, MoneyView, PaymentStatus, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};

@@ -5,7 +5,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::HeaderMap;
 
-use super::Status;
+use super::common::Status;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::scheduling::{calendly, webhook};
 use crate::state::AppState;

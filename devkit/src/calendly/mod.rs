@@ -158,7 +158,7 @@ impl CalendlyStandIn {
     /// accepts CALENDLY_TOKEN, is served where CALENDLY_API_BASE must point
     /// (`{API}/calendly-standin/api`), and lays out slots in the coach's time zone.
     pub fn for_api(config: &Config) -> anyhow::Result<Arc<CalendlyStandIn>> {
-        crate::ensure_development(config, "CALENDLY_STANDIN")?;
+        crate::guard::ensure_development(config, "CALENDLY_STANDIN")?;
         let c = &config.calendly;
         let (Some(key), Some(token)) = (c.signing_keys.first(), &c.token) else {
             anyhow::bail!(

@@ -10,7 +10,7 @@ use chrono::{NaiveDate, NaiveTime, TimeZone, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::start_of_local_day;
+use super::common::start_of_local_day;
 use crate::bookings::cancel::{self, ADMIN_CANCELLABLE};
 use crate::bookings::{change, create, store};
 use crate::domain::credits::Applied;

@@ -90,7 +90,9 @@ pub async fn extend_lot(
         .with_timezone(&state.site().time_zone)
         .date_naive();
     let latest = today
-        .checked_add_months(chrono::Months::new(super::MAX_VALIDITY_MONTHS))
+        .checked_add_months(chrono::Months::new(
+            crate::domain::validity::MAX_VALIDITY_MONTHS,
+        ))
         .unwrap_or(today);
     if day > latest {
         return Err(AppError::field(

@@ -4,6 +4,7 @@
 mod bookings;
 mod client_page;
 mod clients;
+mod common;
 mod exports;
 mod lots;
 mod payments;
@@ -11,7 +12,6 @@ mod stats;
 mod users;
 mod waive;
 
-use chrono::{NaiveDate, NaiveTime, TimeZone, Utc};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -22,9 +22,6 @@ pub use payments::{AddPayment, RecordedPaymentView};
 pub use stats::Stats;
 pub use users::{CreateUser, CreatedUser};
 
-use crate::domain::validity::MAX_VALIDITY_MONTHS;
-use crate::domain::{now, ts};
-use crate::error::AppError;
 use crate::state::AppState;
 
 /// Each route once: its path and method come from the handler's `#[utoipa::path]`, for the
@@ -54,32 +51,4 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(lots::extend_lot))
         .routes(routes!(lots::refundable, lots::refund_payment))
         .routes(routes!(waive::waive_late_cancellation))
-}
-
-/// A day in the coach's time zone, as the UTC timestamp of its first instant.
-fn start_of_local_day(state: &AppState, day: NaiveDate) -> String {
-    state
-        .site()
-        .time_zone
-        .from_local_datetime(&day.and_time(NaiveTime::MIN))
-        .earliest()
-        .map(|d| ts(d.with_timezone(&Utc)))
-        .unwrap_or_else(now)
-}
-
-/// The validity the admin picked for granted credits, or the settings' default.
-fn validity_months(state: &AppState, picked: Option<i64>) -> Result<u32, AppError> {
-    validity_months_in_range(picked)?;
-    Ok(picked.map_or(state.site().default_validity_months, |m| m as u32))
-}
-
-/// The refusal of a validity the admin picked outside 1 to 60 months.
-fn validity_months_in_range(picked: Option<i64>) -> Result<(), AppError> {
-    match picked {
-        Some(m) if !(1..=i64::from(MAX_VALIDITY_MONTHS)).contains(&m) => Err(AppError::field(
-            "validityMonths",
-            "Credits must be valid for 1 to 60 months",
-        )),
-        _ => Ok(()),
-    }
 }

@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::start_of_local_day;
+use super::common::start_of_local_day;
 use crate::domain::credits::MAX_CREDITS_PER_CHANGE;
 use crate::domain::money::AmountError;
 use crate::domain::payments::{OfflinePayment, record_offline_payment};
@@ -132,7 +132,7 @@ impl TryFrom<AddPayment> for OfflineRequest {
             )
         })?;
         let validity_months = body.validity_months;
-        super::validity_months_in_range(validity_months)?;
+        super::common::validity_months_in_range(validity_months)?;
         let reference = short_text("referenceNumber", body.reference_number.as_deref(), 100)?;
         let notes = Notes::parse_optional("notes", body.notes.as_deref(), 2_000)?;
         let client = RecordId::parse(client_id)
@@ -170,7 +170,7 @@ pub async fn add_payment(
         reference,
         notes,
     } = OfflineRequest::try_from(body)?;
-    let months = super::validity_months(&state, validity_months)?;
+    let months = super::common::validity_months(&state, validity_months)?;
     // The payment date is a day in the coach's time zone; stored as its start in UTC.
     let payment_date = start_of_local_day(&state, day);
     let paid_at = crate::domain::parse_ts(&payment_date).unwrap_or_else(chrono::Utc::now);
