@@ -116,41 +116,9 @@ async fn api_cancel(
         canceler_type: "host",
         created_at: now,
     };
-    let bodies = {
-        let mut calendar = s.calendar();
-        let Some(event) = calendar.events.get(&evt) else {
-            return not_found();
-        };
-        if event.start <= now {
-            return api_error(
-                StatusCode::FORBIDDEN,
-                "Permission Denied",
-                "Event in the past",
-            );
-        }
-        if event.cancellation.is_some() {
-            return api_error(
-                StatusCode::FORBIDDEN,
-                "Permission Denied",
-                "Event is already canceled",
-            );
-        }
-        let invitees = event.invitees.clone();
-        let mut bodies = Vec::new();
-        for inv in &invitees {
-            if CalendlyStandIn::cancel_in(&mut calendar, inv, &cancellation).is_ok()
-                && let Ok(body) = s.webhook_body(&mut calendar, inv, "invitee.canceled", now)
-            {
-                bodies.push(body);
-            }
-        }
-        if let Some(event) = calendar.events.get_mut(&evt)
-            && event.cancellation.is_none()
-        {
-            event.cancellation = Some(cancellation.clone());
-            event.updated_at = now;
-        }
-        bodies
+    let bodies = match cancel_event(&s, &evt, &cancellation) {
+        Ok(bodies) => bodies,
+        Err(refusal) => return *refusal,
     };
     // Calendly answers the API call and delivers the webhook on its own schedule; delivering
     // inline could deadlock a caller that holds a database transaction while it asks.
@@ -167,4 +135,48 @@ async fn api_cancel(
         Json(json!({"resource": cancellation.json()})),
     )
         .into_response()
+}
+
+/// Cancels event `evt` and each of its invitees, as Calendly's API does, and answers the
+/// `invitee.canceled` webhooks to deliver; Calendly's refusal (unknown, past, cancelled) as is.
+fn cancel_event(
+    s: &CalendlyStandIn,
+    evt: &str,
+    cancellation: &Cancellation,
+) -> Result<Vec<Vec<u8>>, Box<Response>> {
+    let now = cancellation.created_at;
+    let mut calendar = s.calendar();
+    let Some(event) = calendar.events.get(evt) else {
+        return Err(Box::new(not_found()));
+    };
+    if event.start <= now {
+        return Err(Box::new(api_error(
+            StatusCode::FORBIDDEN,
+            "Permission Denied",
+            "Event in the past",
+        )));
+    }
+    if event.cancellation.is_some() {
+        return Err(Box::new(api_error(
+            StatusCode::FORBIDDEN,
+            "Permission Denied",
+            "Event is already canceled",
+        )));
+    }
+    let invitees = event.invitees.clone();
+    let mut bodies = Vec::new();
+    for inv in &invitees {
+        if CalendlyStandIn::cancel_in(&mut calendar, inv, cancellation).is_ok()
+            && let Ok(body) = s.webhook_body(&mut calendar, inv, "invitee.canceled", now)
+        {
+            bodies.push(body);
+        }
+    }
+    if let Some(event) = calendar.events.get_mut(evt)
+        && event.cancellation.is_none()
+    {
+        event.cancellation = Some(cancellation.clone());
+        event.updated_at = now;
+    }
+    Ok(bodies)
 }
