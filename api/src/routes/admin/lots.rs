@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use crate::domain::credits::{self, Extended};
 use crate::domain::money::AmountError;
 use crate::domain::validity::Validity;
-use crate::domain::{AmountInput, Notes, RecordId};
+use crate::domain::{AmountInput, FieldError, Notes, RecordId};
 use crate::email::enqueue_all;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson, AppPath};
@@ -167,6 +167,35 @@ pub struct RefundPayment {
     reason: Option<String>,
 }
 
+/// A refund as the admin asked for it: credits, an amount in minor units, a reason.
+struct RefundRequest {
+    credits: i64,
+    amount: i64,
+    reason: Option<Notes>,
+}
+
+impl TryFrom<RefundPayment> for RefundRequest {
+    type Error = FieldError;
+
+    fn try_from(body: RefundPayment) -> Result<RefundRequest, FieldError> {
+        let amount = match body.amount.read() {
+            None => 0,
+            Some(Ok(m)) => m.minor(),
+            Some(Err(AmountError::TooLarge | AmountError::NotAnAmount)) => {
+                return Err(FieldError::new(
+                    "amount",
+                    "Amount must be 0 or more, in steps of 0.01",
+                ));
+            }
+        };
+        Ok(RefundRequest {
+            credits: body.credits.unwrap_or(0),
+            amount,
+            reason: Notes::parse_optional("reason", body.reason.as_deref(), 500)?,
+        })
+    }
+}
+
 #[utoipa::path(post, path = "/api/admin/payments/{id}/refund", tag = "admin", params(("id" = String, Path)), request_body = RefundPayment,
     responses((status = 201, body = RefundRow, description = "Online: sent to PayTabs (completed, or pending until PayTabs answers); offline: recorded"),
               (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
@@ -180,18 +209,11 @@ pub async fn refund_payment(
     AppJson(body): AppJson<RefundPayment>,
 ) -> AppResult<(StatusCode, Json<RefundRow>)> {
     let id = record_id(&raw_id, "Payment")?;
-    let credits = body.credits.unwrap_or(0);
-    let amount = match body.amount.read() {
-        None => 0,
-        Some(Ok(m)) => m.minor(),
-        Some(Err(AmountError::TooLarge | AmountError::NotAnAmount)) => {
-            return Err(AppError::field(
-                "amount",
-                "Amount must be 0 or more, in steps of 0.01",
-            ));
-        }
-    };
-    let reason = Notes::parse_optional("reason", body.reason.as_deref(), 500)?;
+    let RefundRequest {
+        credits,
+        amount,
+        reason,
+    } = RefundRequest::try_from(body)?;
     let mut tx = state.db.pool.begin().await?;
     let not_found = || AppError::NotFound("Payment not found".into());
     if !refunds::lock_payment(&mut tx, state.db.backend, id.as_str()).await? {
