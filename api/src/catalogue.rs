@@ -166,6 +166,12 @@ impl Catalogues {
             .cloned()
     }
 
+    /// The name of package `id` in `lang` (see [`package_name`]), as [`Catalogues::package`]
+    /// finds it; `None` when no catalogue this process has seen has it.
+    pub fn package_name(&self, id: &str, lang: crate::domain::Language) -> Option<String> {
+        self.package(id).map(|p| package_name(&p, lang))
+    }
+
     /// The catalogue of `version` and the current one. A version this process has not seen
     /// loads the catalogue from the site first (see the module's documentation).
     pub async fn resolve(&self, version: &str) -> Result<Resolved, VersionError> {
@@ -278,6 +284,13 @@ impl Catalogues {
         }
         known.current = catalogue;
     }
+}
+
+/// A package's name in `lang`, as the emails and receipts write it: its translation when the
+/// catalogue carries one for `lang` (`names`, published by a site in several languages), else
+/// its name (the default language's).
+pub fn package_name(p: &CataloguePackage, lang: crate::domain::Language) -> String {
+    p.name_in(lang.as_str()).to_string()
 }
 
 /// One load from the source.

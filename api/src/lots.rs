@@ -1,6 +1,7 @@
 //! The lots' background work, run every minute by each API process (and `api credits expire`
 //! from cron): lots whose expiry has passed lose their unused credits, once; and each lot
-//! with unused credits gets one "credits expire on …" email 14 days before.
+//! with unused credits gets one "credits expire on …" email 14 days before, in its client's
+//! language.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,8 +11,7 @@ use tokio::sync::Notify;
 
 use crate::db::Db;
 use crate::domain::credits::{self, Expired};
-use crate::domain::validity::display_day;
-use crate::domain::{now, ts};
+use crate::domain::{Language, now, ts};
 use crate::email::{credit_templates, enqueue};
 use crate::state::AppState;
 
@@ -69,6 +69,8 @@ struct Reminder {
     expires_on: String,
     email: String,
     full_name: String,
+    #[sqlx(try_from = "String")]
+    language: Language,
 }
 
 /// Queues the 14-day email for every lot that needs it, each exactly once: the lot is claimed
@@ -93,19 +95,30 @@ pub async fn send_expiry_reminders(state: &AppState) -> anyhow::Result<usize> {
               WHERE id = $2 AND reminded_at IS NULL AND expired_at IS NULL AND remaining > 0
             RETURNING remaining, expires_on,
                       (SELECT email FROM profiles p WHERE p.user_id = credit_lots.user_id) AS email,
-                      (SELECT full_name FROM profiles p WHERE p.user_id = credit_lots.user_id) AS full_name",
+                      (SELECT full_name FROM profiles p WHERE p.user_id = credit_lots.user_id) AS full_name,
+                      (SELECT preferred_language FROM users u WHERE u.id = credit_lots.user_id) AS language",
         )
         .bind(now())
         .bind(&lot)
         .fetch_optional(&mut *tx)
         .await?;
         if let Some(r) = claimed {
+            let Ok(day) = chrono::NaiveDate::parse_from_str(&r.expires_on, "%Y-%m-%d") else {
+                // Never written so (`Validity`); the claim rolls back and nothing is sent.
+                tracing::error!(
+                    lot,
+                    expires_on = r.expires_on,
+                    "a lot's expiry is not a day"
+                );
+                continue;
+            };
             let mail = credit_templates::credits_expiring(
+                r.language,
                 &state.site().name,
                 &r.email,
                 &r.full_name,
                 r.remaining,
-                &display_day(&r.expires_on),
+                day,
                 &state.config.public_base_url,
             );
             enqueue(&mut tx, &mail).await?;

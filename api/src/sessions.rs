@@ -8,7 +8,7 @@ use chrono::Utc;
 
 use crate::db::Db;
 use crate::domain::accounts::Role;
-use crate::domain::{hash_token, parse_ts, ts};
+use crate::domain::{Language, hash_token, parse_ts, ts};
 use crate::read_cache::ReadCache;
 
 /// The signed-in user, from the session cookie. 401 without a valid session.
@@ -21,6 +21,8 @@ pub struct AuthUser {
     pub role: Role,
     pub session_id: String,
     pub email_confirmed: bool,
+    /// The language the user's emails are written in.
+    pub language: Language,
     /// The writer's use count when this user was read (`Db::write_generation`): a read made
     /// for this request may be cached only if nothing was written since (`read_cache`).
     pub read_at: Option<u64>,
@@ -42,6 +44,8 @@ pub struct SessionRow {
     #[sqlx(try_from = "String")]
     role: Role,
     email_confirmed_at: Option<String>,
+    #[sqlx(try_from = "String")]
+    preferred_language: Language,
     idle_expires_at: String,
     expires_at: String,
     last_seen_at: String,
@@ -60,7 +64,7 @@ pub async fn load(
         return check(db, idle, id, row, generation).await;
     }
     let row: Option<SessionRow> = sqlx::query_as(
-        "SELECT s.user_id, u.email, p.full_name, p.phone, p.role, u.email_confirmed_at,
+        "SELECT s.user_id, u.email, p.full_name, p.phone, p.role, u.email_confirmed_at, u.preferred_language,
                 s.idle_expires_at, s.expires_at, s.last_seen_at
            FROM sessions s
            JOIN users u ON u.id = s.user_id
@@ -120,6 +124,7 @@ async fn check(
         role: row.role,
         session_id: id,
         email_confirmed: row.email_confirmed_at.is_some(),
+        language: row.preferred_language,
         read_at: generation,
     }))
 }

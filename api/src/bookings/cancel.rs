@@ -14,6 +14,7 @@ use chrono::{DateTime, Duration, Utc};
 use sqlx::AnyConnection;
 
 use super::{Context, Held, Mail, recipient, store};
+use crate::domain::accounts::language_for;
 use crate::domain::{BookingStatus, credits, parse_ts};
 use crate::email::templates::{self, CancelCredit};
 
@@ -101,7 +102,10 @@ pub async fn cancel(
             (true, false) => CancelCredit::KeptLate,
             (false, false) => CancelCredit::NoneHeld,
         };
+        // The client's language, or the invitee's account's, or the default.
+        let lang = language_for(conn, booking.client_id.as_deref(), email).await?;
         mail.push(templates::booking_cancellation(
+            lang,
             &ctx.site.name,
             email,
             name,

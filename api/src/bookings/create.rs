@@ -8,14 +8,28 @@ use chrono::{DateTime, Utc};
 use sqlx::AnyConnection;
 
 use super::{Context, DEFAULT_MINUTES, DEFAULT_TITLE, Held, Mail, recipient, store};
+use crate::domain::accounts::{language_for, language_of, language_of_email};
 use crate::domain::credits::{self, Applied};
-use crate::domain::{BookingSource, BookingStatus, DomainError, new_id};
-use crate::email::{OutgoingEmail, templates};
+use crate::domain::{BookingSource, BookingStatus, DomainError, Language, new_id};
+use crate::email::{OutgoingEmail, locale, templates};
 
 /// Why a booking without a valid signed reference waits for the admin (the coach's email).
 const NO_PROOF: &str = "it was booked without the client reference of /book-session, so nothing proves who the client is and no credit was used; assign it to a client or cancel it in Booking Management";
 /// Why a client's own booking waits: they had no credit.
 const NO_CREDIT: &str = "the client has no credit available, so none was used; assign it once they have one, or cancel it";
+
+/// A reason a booking waits, in the coach's language.
+fn reason_in(lang: Language, reason: &'static str) -> &'static str {
+    match (lang, reason) {
+        (Language::Ar, NO_PROOF) => {
+            "تم الحجز دون المرجع الخاص بالعميل من صفحة /book-session، فلا يوجد ما يثبت هوية العميل ولم يُخصم أي رصيد؛ يمكنك إسناده إلى عميل أو إلغاؤه من إدارة الحجوزات"
+        }
+        (Language::Ar, NO_CREDIT) => {
+            "لا يتوفر لدى العميل رصيد، لذا لم يُخصم أي رصيد؛ يمكنك إسناده إليه بعد توفر رصيد لديه، أو إلغاؤه"
+        }
+        _ => reason,
+    }
+}
 
 /// What a Calendly webhook did to our bookings.
 #[derive(Debug, PartialEq, Eq)]
@@ -122,7 +136,13 @@ pub async fn from_calendly(
         // The rescheduled event keeps its UID in the client's calendar, with the next SEQUENCE.
         store::take_over_invitation(conn, &mut details.invitation, &id, old).await?;
     }
-    let mail = announce(ctx, inv, client, &outcome, &details);
+    // Who is told: the coach about a pending booking, else the booking's client (or the
+    // invitee's account), each in their own language.
+    let lang = match &outcome {
+        Outcome::Pending(_) => language_of_email(conn, &ctx.site.coach_email).await?,
+        _ => language_for(conn, client_id.as_deref(), &inv.email).await?,
+    };
+    let mail = announce(ctx, lang, inv, client, &outcome, &details);
     tracing::info!(booking_id = id, ?outcome, "Calendly booking recorded");
     Ok((outcome, vec![mail]))
 }
@@ -154,32 +174,30 @@ async fn take_credit(
     Ok((Some(user_id.clone()), outcome, debit.lot))
 }
 
-/// The email a new Calendly booking sends: the coach's "needs attention" for a pending one,
-/// the invitee's confirmation otherwise.
+/// The email a new Calendly booking sends, in `lang` (its recipient's): the coach's "needs
+/// attention" for a pending one, the invitee's confirmation otherwise.
 fn announce(
     ctx: &Context<'_>,
+    lang: Language,
     inv: &Invitee<'_>,
     client: Option<&ProvenClient>,
     outcome: &Outcome,
     details: &templates::SessionDetails<'_>,
 ) -> OutgoingEmail {
     if let Outcome::Pending(reason) = outcome {
-        let when = inv
-            .start
-            .with_timezone(&ctx.site.time_zone)
-            .format("%b %d, %Y %H:%M")
-            .to_string();
+        let when = locale::short_time(lang, inv.start, ctx.site.time_zone);
         return templates::booking_needs_attention(
+            lang,
             &ctx.site.name,
             &ctx.site.coach_email,
             &format!("{} <{}>", inv.name, inv.email),
             &when,
-            reason,
-            &format!("{}/admin", ctx.base_url),
+            reason_in(lang, reason),
+            &lang.page(ctx.base_url, "/admin"),
         );
     }
     let name = client.map_or(inv.name.as_str(), |c| c.1.as_str());
-    templates::booking_confirmation(&ctx.site.name, &inv.email, name, details)
+    templates::booking_confirmation(lang, &ctx.site.name, &inv.email, name, details)
 }
 
 /// `invitee.canceled` before its `invitee.created`: a cancelled booking that holds nothing, so
@@ -277,7 +295,9 @@ pub async fn by_phone(
     if debit && let Some((email, name)) = recipient(conn, phone.client_id).await? {
         let title = phone.notes.unwrap_or(DEFAULT_TITLE);
         let details = ctx.details(&id, title, phone.start, end, phone.meet_link);
+        let lang = language_of(conn, phone.client_id).await?;
         mail.push(templates::booking_confirmation(
+            lang,
             &ctx.site.name,
             &email,
             &name,
@@ -307,7 +327,9 @@ pub async fn confirm_with_credit(
     let to = recipient(conn, client_id).await?;
     if let (Some((email, name)), Some(mut details)) = (to, ctx.stored_details(booking)) {
         store::load_invitation(conn, &mut details.invitation, &booking.id).await?;
+        let lang = language_of(conn, client_id).await?;
         mail.push(templates::booking_confirmation(
+            lang,
             &ctx.site.name,
             &email,
             &name,

@@ -31,8 +31,8 @@ use crate::email::templates::SessionDetails;
 pub use crate::domain::{Context, Mail};
 pub use store::Held;
 
-/// The title of a session that has no notes or event name.
-pub const DEFAULT_TITLE: &str = "Coaching Session";
+/// The title of a session that has no notes or event name (the emails translate it).
+pub use crate::email::locale::DEFAULT_TITLE;
 
 /// Minutes a session lasts when nothing else says so (phone bookings, old rows without an end).
 const DEFAULT_MINUTES: i64 = 60;

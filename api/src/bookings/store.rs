@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use sqlx::AnyConnection;
 
 use crate::db::Backend;
-use crate::domain::{BookingSource, BookingStatus, ts};
+use crate::domain::{BookingSource, BookingStatus, Language, ts};
 use crate::email::invitation::Invitation;
 
 /// A booking as its changes read it, locked until the transaction ends: an admin and a client
@@ -253,6 +253,9 @@ pub struct Due {
     pub booking: Held,
     pub email: String,
     pub full_name: String,
+    /// The client's language, which the reminder is written in.
+    #[sqlx(try_from = "String")]
+    pub language: Language,
 }
 
 /// Claims the reminders of confirmed sessions starting before `horizon` (each once: the row
@@ -268,7 +271,8 @@ pub async fn claim_reminders(
             AND session_date > $1 AND session_date <= $2
         RETURNING {HELD_COLUMNS},
                   (SELECT email FROM profiles p WHERE p.user_id = bookings.client_id) AS email,
-                  (SELECT full_name FROM profiles p WHERE p.user_id = bookings.client_id) AS full_name"
+                  (SELECT full_name FROM profiles p WHERE p.user_id = bookings.client_id) AS full_name,
+                  (SELECT preferred_language FROM users u WHERE u.id = bookings.client_id) AS language"
     ))
     .bind(ts(now))
     .bind(ts(horizon))

@@ -4,7 +4,7 @@
 
 use sqlx::AnyConnection;
 
-use super::{Email, new_id, now};
+use super::{Email, Language, new_id, now};
 use crate::db::Db;
 
 /// Who a user is to the portal. Stored as `admin` / `client`; compared only as this enum.
@@ -52,6 +52,8 @@ pub struct NewUser<'a> {
     pub role: Role,
     /// True when whoever created the account typed the email (the command line, demo accounts).
     pub email_confirmed: bool,
+    /// The language its emails are written in.
+    pub language: Language,
 }
 
 /// Inserts the user, their profile and an empty client account on `conn` (inside the caller's
@@ -63,12 +65,13 @@ pub async fn insert_user(
 ) -> Result<Option<String>, sqlx::Error> {
     let user_id = new_id();
     let now = now();
-    let inserted = sqlx::query("INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)")
+    let inserted = sqlx::query("INSERT INTO users (id, email, password_hash, email_confirmed_at, created_at, updated_at, preferred_language) VALUES ($1, $2, $3, $4, $5, $5, $6)")
         .bind(&user_id)
         .bind(user.email.as_str())
         .bind(user.password_hash)
         .bind(user.email_confirmed.then_some(now.clone()))
         .bind(&now)
+        .bind(user.language.as_str())
         .execute(&mut *conn)
         .await;
     if let Err(e) = inserted {
@@ -112,10 +115,64 @@ pub async fn create_confirmed_user(
         password_hash,
         role,
         email_confirmed: true,
+        language: Language::En,
     };
     if insert_user(&mut tx, &user).await?.is_none() {
         anyhow::bail!("a user with the email {email} already exists");
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// The language `user_id`'s emails are written in; the default for an unknown id.
+pub async fn language_of(conn: &mut AnyConnection, user_id: &str) -> Result<Language, sqlx::Error> {
+    let stored: Option<String> =
+        sqlx::query_scalar("SELECT preferred_language FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(conn)
+            .await?;
+    Ok(stored.and_then(|s| Language::parse(&s)).unwrap_or_default())
+}
+
+/// The language of the account with this email (lower-cased, as stored); the default when no
+/// account has it (a visitor, an invitee who is not a client, a coach without an account).
+pub async fn language_of_email(
+    conn: &mut AnyConnection,
+    email: &str,
+) -> Result<Language, sqlx::Error> {
+    let stored: Option<String> =
+        sqlx::query_scalar("SELECT preferred_language FROM users WHERE email = $1")
+            .bind(email.trim().to_lowercase())
+            .fetch_optional(conn)
+            .await?;
+    Ok(stored.and_then(|s| Language::parse(&s)).unwrap_or_default())
+}
+
+/// The language of whoever a message about a booking goes to: its client's when it has one,
+/// else the account whose email it is sent to, else the default.
+pub async fn language_for(
+    conn: &mut AnyConnection,
+    client_id: Option<&str>,
+    email: &str,
+) -> Result<Language, sqlx::Error> {
+    match client_id {
+        Some(id) => language_of(conn, id).await,
+        None => language_of_email(conn, email).await,
+    }
+}
+
+/// Sets `user_id`'s language; false when there is no such user.
+pub async fn set_language(
+    conn: &mut AnyConnection,
+    user_id: &str,
+    language: Language,
+) -> Result<bool, sqlx::Error> {
+    let done =
+        sqlx::query("UPDATE users SET preferred_language = $1, updated_at = $2 WHERE id = $3")
+            .bind(language.as_str())
+            .bind(now())
+            .bind(user_id)
+            .execute(conn)
+            .await?;
+    Ok(done.rows_affected() == 1)
 }

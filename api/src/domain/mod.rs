@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod credits;
 mod email;
 mod error;
+mod language;
 pub mod money;
 mod password;
 pub mod payments;
@@ -15,6 +16,7 @@ pub mod validity;
 
 pub use email::Email;
 pub use error::{DomainError, FieldError};
+pub use language::{LANGUAGE_MESSAGE, Language};
 pub use money::{AmountInput, Money, MoneyView};
 pub use password::{Password, hash_password, verify_password};
 pub use status::{BookingSource, BookingStatus, PaymentStatus};

@@ -4,11 +4,12 @@
 
 use sqlx::AnyConnection;
 
-use super::now;
+use super::{Language, now};
 
-/// The receipt page of a payment, on the site at `public_base_url`.
-pub fn page_url(public_base_url: &str, payment_id: &str) -> String {
-    format!("{public_base_url}/receipt?id={payment_id}")
+/// The receipt page of a payment, on the site at `public_base_url`, in `lang`
+/// (`/receipt?id=…`, `/ar/receipt?id=…`).
+pub fn page_url(public_base_url: &str, payment_id: &str, lang: Language) -> String {
+    lang.page(public_base_url, &format!("/receipt?id={payment_id}"))
 }
 
 /// The receipt number of a payment record, issuing the next one if it has none yet.

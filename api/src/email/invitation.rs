@@ -7,11 +7,16 @@
 //! reschedule) or removes it (a cancellation) instead of adding another or ignoring it. Both
 //! are stored on the booking (`bookings.ics_uid`, `bookings.ics_sequence`): a booking that a
 //! reschedule made takes over the UID of the booking it replaces, with the next SEQUENCE.
+//!
+//! What a person reads in it (SUMMARY, DESCRIPTION) is in the recipient's language; an Arabic
+//! one says so with `LANGUAGE=ar` (RFC 5545 §3.2.10). The English invitation is unchanged.
 
 use chrono::{DateTime, Utc};
 use icalendar::{Calendar, Component, Event, EventLike, EventStatus, Property};
 
 use super::Attachment;
+use super::locale;
+use crate::domain::Language;
 
 /// What an invitation asks of the calendar (RFC 5546 §1.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,9 +118,20 @@ fn cal_address(key: &str, name: &str, email: &str) -> Property {
     p
 }
 
+/// A text property a person reads, marked with its language unless it is the default.
+fn text_property(key: &str, value: &str, lang: Language) -> Property {
+    let mut p = Property::new(key, value);
+    if lang != Language::En {
+        p.add_parameter("LANGUAGE", lang.as_str());
+    }
+    p
+}
+
 /// The `.ics` text: one VEVENT, times in UTC, CRLF line ends, folded at 75 octets.
-/// `attendee` is the client, `(name, email)`; `stamp` is DTSTAMP (when it was written).
+/// `attendee` is the client, `(name, email)`; `stamp` is DTSTAMP (when it was written);
+/// SUMMARY and DESCRIPTION are in `lang`.
 pub fn ics(
+    lang: Language,
     s: &SessionDetails,
     site: &str,
     method: Method,
@@ -136,7 +152,11 @@ pub fn ics(
         .sequence(u32::try_from(inv.sequence).unwrap_or(u32::MAX))
         .starts(s.start)
         .ends(s.end)
-        .summary(s.title)
+        .append_property(text_property(
+            "SUMMARY",
+            locale::session_title(lang, s.title),
+            lang,
+        ))
         .status(match method {
             Method::Request => EventStatus::Confirmed,
             Method::Cancel => EventStatus::Cancelled,
@@ -144,9 +164,13 @@ pub fn ics(
         .append_property(organizer)
         .append_multi_property(attendee);
     if let Some(link) = s.meet_link {
+        let description = match lang {
+            Language::En => format!("Join the meeting: {link}"),
+            Language::Ar => format!("رابط الانضمام إلى الاجتماع: {link}"),
+        };
         event
             .location(link)
-            .description(&format!("Join the meeting: {link}"));
+            .append_property(text_property("DESCRIPTION", &description, lang));
     }
     let mut calendar = Calendar::empty();
     calendar
@@ -160,6 +184,7 @@ pub fn ics(
 
 /// The invitation as an email attachment.
 pub fn attachment(
+    lang: Language,
     s: &SessionDetails,
     site: &str,
     method: Method,
@@ -169,7 +194,7 @@ pub fn attachment(
     Attachment {
         filename: "session.ics".into(),
         content_type: format!("text/calendar; charset=utf-8; method={}", method.as_str()),
-        content: ics(s, site, method, attendee, stamp),
+        content: ics(lang, s, site, method, attendee, stamp),
     }
 }
 
@@ -189,26 +214,17 @@ impl SessionDetails<'_> {
     /// As a person writes it, the zone named plainly, the same as the portal shows it:
     /// `Thursday, December 3, 2026 at 3:00 PM (Cairo time)`.
     pub fn when(&self) -> String {
-        format!(
-            "{} ({})",
-            self.start
-                .with_timezone(&self.time_zone)
-                .format("%A, %B %-d, %Y at %-I:%M %p"),
-            zone_name(self.time_zone)
-        )
+        self.when_in(Language::En)
+    }
+
+    /// [`SessionDetails::when`] in `lang`: `الخميس 3 ديسمبر 2026 الساعة 3:00 م (بتوقيت القاهرة)`.
+    pub fn when_in(&self, lang: Language) -> String {
+        locale::session_time(lang, self.start, self.time_zone)
     }
 }
 
 /// A time zone as a person names it: `Africa/Cairo` → "Cairo time", UTC as "UTC" (the
-/// islands' `zoneName` says the same).
+/// islands' `zoneName` says the same). Other languages: `locale::zone_name`.
 pub fn zone_name(tz: chrono_tz::Tz) -> String {
-    let name = tz.name();
-    if matches!(
-        name,
-        "UTC" | "Etc/UTC" | "GMT" | "Etc/GMT" | "Universal" | "Zulu" | "Etc/Universal" | "Etc/Zulu"
-    ) {
-        return "UTC".into();
-    }
-    let city = name.rsplit('/').next().unwrap_or(name);
-    format!("{} time", city.replace('_', " "))
+    locale::zone_name(Language::En, tz)
 }

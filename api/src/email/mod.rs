@@ -5,10 +5,13 @@
 //!
 //! What they say: `templates` and `credit_templates` (one data struct per email, rendered
 //! through `api/templates/email/<name>.txt` and `.html` by askama, which HTML-escapes every
-//! value); `invitation` writes the `.ics` attached to booking emails (icalendar).
+//! value); `invitation` writes the `.ics` attached to booking emails (icalendar). Every email
+//! is written in its recipient's language (English or Arabic: `templates` explains how the
+//! translations are laid out), and `locale` writes days, times, money and counts in each.
 
 pub mod credit_templates;
 pub mod invitation;
+pub mod locale;
 pub mod outbox;
 pub mod templates;
 pub mod transport;

@@ -1,12 +1,30 @@
-//! The emails. Each one is a struct of what it says, rendered through two compiled templates
-//! of `api/templates/email/` (askama): `<name>.txt` for the text part and `<name>.html`, which
-//! extends the shared `layout.html`, for the HTML part. HTML escaping is by construction: every
-//! value a template writes goes through askama's HTML escaper (no template marks one `safe`),
-//! so a visitor's name or message can never become markup.
+//! The emails, in the recipient's language (issue 21: English and Arabic).
+//!
+//! Each email is one struct of what it says and one function that fills it in and names the
+//! subject. Its words are in templates, one pair per language, under `api/templates/email/`
+//! (askama, compiled in): `<name>.txt` and `<name>.html` for English, `ar/<name>.txt` and
+//! `ar/<name>.html` for Arabic. So each text is translated once, where a translator reads the
+//! whole email in order (Arabic sentences do not follow English word order, which a table of
+//! fragments would force), and an English template never changes when Arabic does. The few
+//! words that are chosen in code (subjects, a phrase that depends on a count or a case) sit in
+//! the function beside their English, in a `match` on [`Language`]; how each language writes
+//! days, times, money and counts is `super::locale`.
+//!
+//! Each HTML template extends its language's frame: `layout.html`, or `ar/layout.html`, which
+//! is right to left for Gmail and Outlook alike (`<html lang="ar" dir="rtl">`, `dir="rtl"` and
+//! `align="right"` on every block, since Outlook ignores CSS direction on some elements), with
+//! addresses, numbers and names set apart (`<span dir="ltr">`, `<span dir="auto">`) so they
+//! keep their order inside Arabic sentences.
+//!
+//! HTML escaping is by construction: every value a template writes goes through askama's HTML
+//! escaper (no template marks one `safe`), so a visitor's name or message can never become
+//! markup.
 
 use super::OutgoingEmail;
 pub use super::invitation::SessionDetails;
 use super::invitation::{self, Method};
+use super::locale;
+pub use crate::domain::Language;
 
 /// HTML-escapes `s` for the few pages written by hand (the newsletter's answer page, the
 /// devkit's stand-in pages). The emails do not use it: their templates escape every value.
@@ -18,11 +36,12 @@ pub fn escape(s: &str) -> String {
         .replace('\'', "&#39;")
 }
 
-/// Renders an email's data struct through its `.txt` and `.html` templates: (text, html).
+/// Renders an email's data struct through its templates in the recipient's language: the
+/// English `.txt` and `.html`, then the Arabic ones. Answers (text, html).
 macro_rules! email_templates {
-    ($data:ident, $text:tt, $html:tt) => {
+    ($data:ident, $text:tt, $html:tt, $ar_text:tt, $ar_html:tt) => {
         impl $data<'_> {
-            fn render(&self) -> (String, String) {
+            fn render(&self, lang: $crate::domain::Language) -> (String, String) {
                 #[derive(askama::Template)]
                 #[template(path = $text)]
                 struct Text<'x, 'a> {
@@ -33,27 +52,42 @@ macro_rules! email_templates {
                 struct Html<'x, 'a> {
                     e: &'x $data<'a>,
                 }
+                #[derive(askama::Template)]
+                #[template(path = $ar_text)]
+                struct ArText<'x, 'a> {
+                    e: &'x $data<'a>,
+                }
+                #[derive(askama::Template)]
+                #[template(path = $ar_html)]
+                struct ArHtml<'x, 'a> {
+                    e: &'x $data<'a>,
+                }
                 // Rendering fails only when a value's `Display` does; ours are strings.
-                let mut text =
-                    askama::Template::render(&Text { e: self }).expect("an email's text renders");
+                let (text, html) = match lang {
+                    $crate::domain::Language::En => (
+                        askama::Template::render(&Text { e: self }),
+                        askama::Template::render(&Html { e: self }),
+                    ),
+                    $crate::domain::Language::Ar => (
+                        askama::Template::render(&ArText { e: self }),
+                        askama::Template::render(&ArHtml { e: self }),
+                    ),
+                };
+                let mut text = text.expect("an email's text renders");
                 // A text part ends with a line end (the template file's last one is dropped).
                 text.push('\n');
-                let html =
-                    askama::Template::render(&Html { e: self }).expect("an email's HTML renders");
-                (text, html)
+                (text, html.expect("an email's HTML renders"))
             }
         }
     };
 }
 pub(super) use email_templates;
 
-/// Money as every email writes it: grouped thousands, decimals only when there are piastres,
-/// then the currency (`20,250 EGP`, `4,500.50 EGP`).
+/// Money as every English email writes it: grouped thousands, decimals only when there are
+/// piastres, then the currency (`20,250 EGP`, `4,500.50 EGP`). Other languages:
+/// `locale::money`.
 pub fn money(minor: i64, currency: &str) -> String {
-    format!(
-        "{} {currency}",
-        content_model::model::Money(minor).display()
-    )
+    locale::money(Language::En, minor, currency)
 }
 
 /// `1 session credit`, `3 session credits`.
@@ -83,12 +117,24 @@ struct EmailConfirmation<'a> {
 email_templates!(
     EmailConfirmation,
     "email/email_confirmation.txt",
-    "email/email_confirmation.html"
+    "email/email_confirmation.html",
+    "email/ar/email_confirmation.txt",
+    "email/ar/email_confirmation.html"
 );
 
-pub fn email_confirmation(site: &str, to: &str, name: &str, link: &str) -> OutgoingEmail {
+pub fn email_confirmation(
+    lang: Language,
+    site: &str,
+    to: &str,
+    name: &str,
+    link: &str,
+) -> OutgoingEmail {
     let e = EmailConfirmation { site, name, link };
-    mail(to, format!("Confirm your email for {site}"), e.render())
+    let subject = match lang {
+        Language::En => format!("Confirm your email for {site}"),
+        Language::Ar => format!("تأكيد بريدك الإلكتروني لدى {site}"),
+    };
+    mail(to, subject, e.render(lang))
 }
 
 struct PasswordReset<'a> {
@@ -98,12 +144,18 @@ struct PasswordReset<'a> {
 email_templates!(
     PasswordReset,
     "email/password_reset.txt",
-    "email/password_reset.html"
+    "email/password_reset.html",
+    "email/ar/password_reset.txt",
+    "email/ar/password_reset.html"
 );
 
-pub fn password_reset(site: &str, to: &str, link: &str) -> OutgoingEmail {
+pub fn password_reset(lang: Language, site: &str, to: &str, link: &str) -> OutgoingEmail {
     let e = PasswordReset { site, link };
-    mail(to, format!("Reset your password for {site}"), e.render())
+    let subject = match lang {
+        Language::En => format!("Reset your password for {site}"),
+        Language::Ar => format!("إعادة تعيين كلمة المرور لدى {site}"),
+    };
+    mail(to, subject, e.render(lang))
 }
 
 /// What the contact form sent, for both emails it causes.
@@ -129,27 +181,37 @@ struct ContactNotification<'a> {
 email_templates!(
     ContactNotification,
     "email/contact_notification.txt",
-    "email/contact_notification.html"
+    "email/contact_notification.html",
+    "email/ar/contact_notification.txt",
+    "email/ar/contact_notification.html"
 );
 
-/// To the coach, with Reply-To set to the sender so replying just works.
-pub fn contact_notification(site: &str, coach: &str, c: &ContactDetails) -> OutgoingEmail {
-    let kind = if c.discovery_call {
-        "Discovery call request"
-    } else {
-        "New message"
+/// To the coach (in `lang`, the coach's), with Reply-To set to the sender so replying just
+/// works.
+pub fn contact_notification(
+    lang: Language,
+    site: &str,
+    coach: &str,
+    c: &ContactDetails,
+) -> OutgoingEmail {
+    let (kind, labels) = match (lang, c.discovery_call) {
+        (Language::En, true) => ("Discovery call request", EN_CONTACT_LABELS),
+        (Language::En, false) => ("New message", EN_CONTACT_LABELS),
+        (Language::Ar, true) => ("طلب مكالمة تعارفية", AR_CONTACT_LABELS),
+        (Language::Ar, false) => ("رسالة جديدة", AR_CONTACT_LABELS),
     };
-    let rows = [
-        ("Name", Some(c.name)),
-        ("Email", Some(c.email)),
-        ("Mobile", c.phone),
-        ("Company", c.company),
-        ("Interested in", c.interested_in),
-        ("Objective", c.objective),
-    ]
-    .into_iter()
-    .filter_map(|(k, v)| v.filter(|v| !v.is_empty()).map(|v| (k, v)))
-    .collect();
+    let rows = labels
+        .into_iter()
+        .zip([
+            Some(c.name),
+            Some(c.email),
+            c.phone,
+            c.company,
+            c.interested_in,
+            c.objective,
+        ])
+        .filter_map(|(k, v)| v.filter(|v| !v.is_empty()).map(|v| (k, v)))
+        .collect();
     let e = ContactNotification {
         site,
         kind,
@@ -157,11 +219,33 @@ pub fn contact_notification(site: &str, coach: &str, c: &ContactDetails) -> Outg
         message: c.message,
         name: c.name,
     };
+    let subject = match lang {
+        Language::En => format!("{kind} from {}", c.name),
+        Language::Ar => format!("{kind} من {}", c.name),
+    };
     OutgoingEmail {
         reply_to: Some(c.email.into()),
-        ..mail(coach, format!("{kind} from {}", c.name), e.render())
+        ..mail(coach, subject, e.render(lang))
     }
 }
+
+/// The contact notification's labels, in the order of its rows.
+const EN_CONTACT_LABELS: [&str; 6] = [
+    "Name",
+    "Email",
+    "Mobile",
+    "Company",
+    "Interested in",
+    "Objective",
+];
+const AR_CONTACT_LABELS: [&str; 6] = [
+    "الاسم",
+    "البريد الإلكتروني",
+    "الهاتف المحمول",
+    "الشركة",
+    "مجال الاهتمام",
+    "الهدف",
+];
 
 struct ContactAcknowledgement<'a> {
     site: &'a str,
@@ -172,14 +256,17 @@ struct ContactAcknowledgement<'a> {
 email_templates!(
     ContactAcknowledgement,
     "email/contact_acknowledgement.txt",
-    "email/contact_acknowledgement.html"
+    "email/contact_acknowledgement.html",
+    "email/ar/contact_acknowledgement.txt",
+    "email/ar/contact_acknowledgement.html"
 );
 
-pub fn contact_acknowledgement(site: &str, c: &ContactDetails) -> OutgoingEmail {
-    let what = if c.discovery_call {
-        "your discovery call request"
-    } else {
-        "your message"
+pub fn contact_acknowledgement(lang: Language, site: &str, c: &ContactDetails) -> OutgoingEmail {
+    let what = match (lang, c.discovery_call) {
+        (Language::En, true) => "your discovery call request",
+        (Language::En, false) => "your message",
+        (Language::Ar, true) => "طلبك لمكالمة تعارفية",
+        (Language::Ar, false) => "رسالتك",
     };
     let e = ContactAcknowledgement {
         site,
@@ -187,7 +274,11 @@ pub fn contact_acknowledgement(site: &str, c: &ContactDetails) -> OutgoingEmail 
         what,
         message: c.message,
     };
-    mail(c.email, format!("We received {what}"), e.render())
+    let subject = match lang {
+        Language::En => format!("We received {what}"),
+        Language::Ar => format!("استلمنا {what}"),
+    };
+    mail(c.email, subject, e.render(lang))
 }
 
 struct NewsletterConfirmation<'a> {
@@ -198,11 +289,14 @@ struct NewsletterConfirmation<'a> {
 email_templates!(
     NewsletterConfirmation,
     "email/newsletter_confirmation.txt",
-    "email/newsletter_confirmation.html"
+    "email/newsletter_confirmation.html",
+    "email/ar/newsletter_confirmation.txt",
+    "email/ar/newsletter_confirmation.html"
 );
 
 /// Double opt-in, with the one-click unsubscribe headers of RFC 8058.
 pub fn newsletter_confirmation(
+    lang: Language,
     site: &str,
     to: &str,
     confirm_link: &str,
@@ -213,6 +307,10 @@ pub fn newsletter_confirmation(
         confirm_link,
         unsubscribe_link,
     };
+    let subject = match lang {
+        Language::En => format!("Please confirm your subscription to {site}"),
+        Language::Ar => format!("يُرجى تأكيد اشتراكك في نشرة {site}"),
+    };
     OutgoingEmail {
         headers: vec![
             ("List-Unsubscribe".into(), format!("<{unsubscribe_link}>")),
@@ -221,11 +319,7 @@ pub fn newsletter_confirmation(
                 "List-Unsubscribe=One-Click".into(),
             ),
         ],
-        ..mail(
-            to,
-            format!("Please confirm your subscription to {site}"),
-            e.render(),
-        )
+        ..mail(to, subject, e.render(lang))
     }
 }
 
@@ -243,44 +337,58 @@ struct PurchaseReceipt<'a> {
 email_templates!(
     PurchaseReceipt,
     "email/purchase_receipt.txt",
-    "email/purchase_receipt.html"
+    "email/purchase_receipt.html",
+    "email/ar/purchase_receipt.txt",
+    "email/ar/purchase_receipt.html"
 );
 
-/// Sent when an online purchase completes.
-#[allow(clippy::too_many_arguments)]
+/// What was bought online, for its receipt email.
+pub struct Purchase<'a> {
+    /// The package's name in the recipient's language (`catalogue::package_name`).
+    pub package: &'a str,
+    pub sessions: i64,
+    /// In minor units (piastres).
+    pub amount: i64,
+    pub currency: &'a str,
+    pub order_id: &'a str,
+}
+
+/// Sent when an online purchase completes. `base_url` is the site's address: the links lead to
+/// its pages in `lang`.
 pub fn purchase_receipt(
+    lang: Language,
     site: &str,
     to: &str,
     name: &str,
-    package: &str,
-    sessions: i64,
-    amount: i64,
-    currency: &str,
-    order_id: &str,
+    p: &Purchase,
     base_url: &str,
     receipt_url: &str,
 ) -> OutgoingEmail {
     let e = PurchaseReceipt {
         site,
         name,
-        package,
-        credits: credits_phrase(sessions),
-        amount: money(amount, currency),
-        order_id,
+        package: p.package,
+        credits: match lang {
+            Language::En => credits_phrase(p.sessions),
+            Language::Ar => locale::ar_sessions_alone(p.sessions),
+        },
+        amount: locale::money(lang, p.amount, p.currency),
+        order_id: p.order_id,
         receipt_url,
-        book: format!("{base_url}/book-session"),
-        dashboard: format!("{base_url}/dashboard"),
+        book: lang.page(base_url, "/book-session"),
+        dashboard: lang.page(base_url, "/dashboard"),
     };
-    mail(
-        to,
-        format!("Your receipt from {site}: {package}"),
-        e.render(),
-    )
+    let subject = match lang {
+        Language::En => format!("Your receipt from {site}: {}", p.package),
+        Language::Ar => format!("إيصال الدفع من {site}: {}", p.package),
+    };
+    mail(to, subject, e.render(lang))
 }
 
 /// What a receipt email says about the payment.
 pub struct ReceiptSummary<'a> {
     pub number: &'a str,
+    /// The package's name in the recipient's language.
     pub package: &'a str,
     pub sessions: i64,
     pub amount: i64,
@@ -301,11 +409,14 @@ struct PaymentReceipt<'a> {
 email_templates!(
     PaymentReceipt,
     "email/payment_receipt.txt",
-    "email/payment_receipt.html"
+    "email/payment_receipt.html",
+    "email/ar/payment_receipt.txt",
+    "email/ar/payment_receipt.html"
 );
 
 /// Sent when the admin records a payment: what was paid, and a link to the printable receipt.
 pub fn payment_receipt(
+    lang: Language,
     site: &str,
     to: &str,
     name: &str,
@@ -317,20 +428,20 @@ pub fn payment_receipt(
         name,
         number: r.number,
         package: r.package,
-        sessions: if r.sessions == 1 {
-            "1 session".to_string()
-        } else {
-            format!("{} sessions", r.sessions)
+        sessions: match lang {
+            Language::En if r.sessions == 1 => "1 session".to_string(),
+            Language::En => format!("{} sessions", r.sessions),
+            Language::Ar => r.sessions.to_string(),
         },
-        amount: money(r.amount, r.currency),
-        method: r.method.replace('_', " "),
+        amount: locale::money(lang, r.amount, r.currency),
+        method: locale::payment_method(lang, r.method),
         receipt_url,
     };
-    mail(
-        to,
-        format!("Your receipt from {site}: {}", r.number),
-        e.render(),
-    )
+    let subject = match lang {
+        Language::En => format!("Your receipt from {site}: {}", r.number),
+        Language::Ar => format!("إيصال الدفع من {site}: {}", r.number),
+    };
+    mail(to, subject, e.render(lang))
 }
 
 struct BookingConfirmation<'a> {
@@ -343,27 +454,40 @@ struct BookingConfirmation<'a> {
 email_templates!(
     BookingConfirmation,
     "email/booking_confirmation.txt",
-    "email/booking_confirmation.html"
+    "email/booking_confirmation.html",
+    "email/ar/booking_confirmation.txt",
+    "email/ar/booking_confirmation.html"
 );
 
 /// To the client, with the invitation (METHOD:REQUEST) attached.
-pub fn booking_confirmation(site: &str, to: &str, name: &str, s: &SessionDetails) -> OutgoingEmail {
+pub fn booking_confirmation(
+    lang: Language,
+    site: &str,
+    to: &str,
+    name: &str,
+    s: &SessionDetails,
+) -> OutgoingEmail {
     let e = BookingConfirmation {
         site,
         name,
-        title: s.title,
-        when: s.when(),
+        title: locale::session_title(lang, s.title),
+        when: s.when_in(lang),
         meet_link: s.meet_link,
+    };
+    let subject = match lang {
+        Language::En => format!("Session confirmed: {}", e.when),
+        Language::Ar => format!("تأكيد الجلسة: {}", e.when),
     };
     OutgoingEmail {
         attachments: vec![invitation::attachment(
+            lang,
             s,
             site,
             Method::Request,
             (name, to),
             chrono::Utc::now(),
         )],
-        ..mail(to, format!("Session confirmed: {}", e.when), e.render())
+        ..mail(to, subject, e.render(lang))
     }
 }
 
@@ -377,6 +501,23 @@ pub enum CancelCredit {
     NoneHeld,
 }
 
+impl CancelCredit {
+    /// The sentence the cancellation email says it in.
+    fn sentence(self, lang: Language) -> &'static str {
+        match (lang, self) {
+            (Language::En, CancelCredit::Returned) => "The session credit is back in your account.",
+            (Language::En, CancelCredit::KeptLate) => {
+                "It was cancelled less than 24 hours before the start, so under the cancellation policy the session credit stays used."
+            }
+            (Language::Ar, CancelCredit::Returned) => "وقد أُعيد رصيد الجلسة إلى حسابك.",
+            (Language::Ar, CancelCredit::KeptLate) => {
+                "ولأن الإلغاء تم قبل أقل من 24 ساعة من موعد بدايتها، يُحتسب رصيد الجلسة مستخدمًا وفقًا لسياسة الإلغاء."
+            }
+            (_, CancelCredit::NoneHeld) => "",
+        }
+    }
+}
+
 struct BookingCancellation<'a> {
     site: &'a str,
     name: &'a str,
@@ -386,40 +527,41 @@ struct BookingCancellation<'a> {
 email_templates!(
     BookingCancellation,
     "email/booking_cancellation.txt",
-    "email/booking_cancellation.html"
+    "email/booking_cancellation.html",
+    "email/ar/booking_cancellation.txt",
+    "email/ar/booking_cancellation.html"
 );
 
 /// To the client, with the invitation's cancellation (METHOD:CANCEL) attached: `s.invitation`
 /// must carry the next SEQUENCE (`Invitation::advance`), or calendars ignore it.
 pub fn booking_cancellation(
+    lang: Language,
     site: &str,
     to: &str,
     name: &str,
     s: &SessionDetails,
     credit: CancelCredit,
 ) -> OutgoingEmail {
-    let credit = match credit {
-        CancelCredit::Returned => "The session credit is back in your account.",
-        CancelCredit::KeptLate => {
-            "It was cancelled less than 24 hours before the start, so under the cancellation policy the session credit stays used."
-        }
-        CancelCredit::NoneHeld => "",
-    };
     let e = BookingCancellation {
         site,
         name,
-        when: s.when(),
-        credit,
+        when: s.when_in(lang),
+        credit: credit.sentence(lang),
+    };
+    let subject = match lang {
+        Language::En => format!("Session cancelled: {}", e.when),
+        Language::Ar => format!("إلغاء الجلسة: {}", e.when),
     };
     OutgoingEmail {
         attachments: vec![invitation::attachment(
+            lang,
             s,
             site,
             Method::Cancel,
             (name, to),
             chrono::Utc::now(),
         )],
-        ..mail(to, format!("Session cancelled: {}", e.when), e.render())
+        ..mail(to, subject, e.render(lang))
     }
 }
 
@@ -432,17 +574,29 @@ struct BookingReminder<'a> {
 email_templates!(
     BookingReminder,
     "email/booking_reminder.txt",
-    "email/booking_reminder.html"
+    "email/booking_reminder.html",
+    "email/ar/booking_reminder.txt",
+    "email/ar/booking_reminder.html"
 );
 
-pub fn booking_reminder(site: &str, to: &str, name: &str, s: &SessionDetails) -> OutgoingEmail {
+pub fn booking_reminder(
+    lang: Language,
+    site: &str,
+    to: &str,
+    name: &str,
+    s: &SessionDetails,
+) -> OutgoingEmail {
     let e = BookingReminder {
         site,
         name,
-        when: s.when(),
+        when: s.when_in(lang),
         meet_link: s.meet_link,
     };
-    mail(to, format!("Reminder: your session {}", e.when), e.render())
+    let subject = match lang {
+        Language::En => format!("Reminder: your session {}", e.when),
+        Language::Ar => format!("تذكير بموعد جلستك: {}", e.when),
+    };
+    mail(to, subject, e.render(lang))
 }
 
 struct BookingNeedsAttention<'a> {
@@ -455,11 +609,15 @@ struct BookingNeedsAttention<'a> {
 email_templates!(
     BookingNeedsAttention,
     "email/booking_needs_attention.txt",
-    "email/booking_needs_attention.html"
+    "email/booking_needs_attention.html",
+    "email/ar/booking_needs_attention.txt",
+    "email/ar/booking_needs_attention.html"
 );
 
 /// To the coach when a booking could not be paid with a credit or the invitee is not a client.
+/// `when` and `reason` are in `lang` already (`locale::short_time`).
 pub fn booking_needs_attention(
+    lang: Language,
     site: &str,
     to: &str,
     who: &str,
@@ -474,7 +632,11 @@ pub fn booking_needs_attention(
         reason,
         admin_url,
     };
-    mail(to, format!("Booking needs attention: {who}"), e.render())
+    let subject = match lang {
+        Language::En => format!("Booking needs attention: {who}"),
+        Language::Ar => format!("حجز يحتاج إلى متابعة: {who}"),
+    };
+    mail(to, subject, e.render(lang))
 }
 
 struct WelcomeSetPassword<'a> {
@@ -485,11 +647,23 @@ struct WelcomeSetPassword<'a> {
 email_templates!(
     WelcomeSetPassword,
     "email/welcome_set_password.txt",
-    "email/welcome_set_password.html"
+    "email/welcome_set_password.html",
+    "email/ar/welcome_set_password.txt",
+    "email/ar/welcome_set_password.html"
 );
 
 /// To a user an admin created: a link to choose their own password.
-pub fn welcome_set_password(site: &str, to: &str, name: &str, link: &str) -> OutgoingEmail {
+pub fn welcome_set_password(
+    lang: Language,
+    site: &str,
+    to: &str,
+    name: &str,
+    link: &str,
+) -> OutgoingEmail {
     let e = WelcomeSetPassword { site, name, link };
-    mail(to, format!("Your client account at {site}"), e.render())
+    let subject = match lang {
+        Language::En => format!("Your client account at {site}"),
+        Language::Ar => format!("حسابك في بوابة العملاء لدى {site}"),
+    };
+    mail(to, subject, e.render(lang))
 }

@@ -4,9 +4,14 @@
 use chrono::{TimeZone, Utc};
 use icalendar::{Component, EventLike};
 
+use chrono::NaiveDate;
+
 use super::OutgoingEmail;
 use super::credit_templates::*;
 use super::templates::*;
+
+const EN: Language = Language::En;
+const AR: Language = Language::Ar;
 
 const SITE: &str = "Nadine Kamel Executive Coaching";
 
@@ -58,149 +63,210 @@ fn contact(discovery_call: bool) -> ContactDetails<'static> {
     }
 }
 
+/// Each language and the prefix of its snapshots' names: the English snapshots keep the names
+/// they always had (English output must not change), the Arabic ones start with `ar_`.
+const LANGUAGES: [(Language, &str); 2] = [(EN, ""), (AR, "ar_")];
+
+fn check_in(lang: (Language, &str), name: &str, mail: &OutgoingEmail) {
+    check(&format!("{}{name}", lang.1), mail);
+}
+
+fn expiry_day() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 12, 17).unwrap()
+}
+
+fn paid_on() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 11, 2).unwrap()
+}
+
 #[test]
 fn email_confirmation_snapshot() {
-    check(
-        "email_confirmation",
-        &email_confirmation(
-            SITE,
-            "mona@example.com",
-            "Mona Adel",
-            "https://coach.example.com/auth/confirm?token=abc",
-        ),
-    );
-}
-
-#[test]
-fn password_reset_snapshot() {
-    check(
-        "password_reset",
-        &password_reset(
-            SITE,
-            "mona@example.com",
-            "https://coach.example.com/auth/reset?token=abc",
-        ),
-    );
-}
-
-#[test]
-fn contact_notification_snapshots() {
-    check(
-        "contact_notification",
-        &contact_notification(SITE, "coach@example.com", &contact(false)),
-    );
-    check(
-        "contact_notification_discovery",
-        &contact_notification(SITE, "coach@example.com", &contact(true)),
-    );
-}
-
-#[test]
-fn contact_acknowledgement_snapshots() {
-    check(
-        "contact_acknowledgement",
-        &contact_acknowledgement(SITE, &contact(false)),
-    );
-    check(
-        "contact_acknowledgement_discovery",
-        &contact_acknowledgement(SITE, &contact(true)),
-    );
-}
-
-#[test]
-fn newsletter_confirmation_snapshot() {
-    check(
-        "newsletter_confirmation",
-        &newsletter_confirmation(
-            SITE,
-            "reader@example.com",
-            "https://coach.example.com/api/newsletter/confirm?token=abc",
-            "https://coach.example.com/api/newsletter/unsubscribe?token=def",
-        ),
-    );
-}
-
-#[test]
-fn purchase_receipt_snapshot() {
-    check(
-        "purchase_receipt",
-        &purchase_receipt(
-            SITE,
-            "mona@example.com",
-            "Mona Adel",
-            "Executive Package",
-            6,
-            2_025_000,
-            "EGP",
-            "ord-7",
-            "https://coach.example.com",
-            "https://coach.example.com/receipts/r-1",
-        ),
-    );
-}
-
-#[test]
-fn payment_receipt_snapshot() {
-    check(
-        "payment_receipt",
-        &payment_receipt(
-            SITE,
-            "mona@example.com",
-            "Mona Adel",
-            &ReceiptSummary {
-                number: "R-000001",
-                package: "Single Session",
-                sessions: 1,
-                amount: 450_050,
-                currency: "EGP",
-                method: "bank_transfer",
-            },
-            "https://coach.example.com/receipts/r-1",
-        ),
-    );
-}
-
-#[test]
-fn booking_confirmation_snapshots() {
-    let with_link = session(Some("https://meet.google.com/abc-defg-hij"));
-    check(
-        "booking_confirmation",
-        &booking_confirmation(SITE, "mona@example.com", "Mona Adel", &with_link),
-    );
-    let without = session(None);
-    check(
-        "booking_confirmation_no_link",
-        &booking_confirmation(SITE, "mona@example.com", "Mona Adel", &without),
-    );
-}
-
-#[test]
-fn booking_cancellation_snapshots() {
-    for (name, credit) in [
-        ("booking_cancellation_returned", CancelCredit::Returned),
-        ("booking_cancellation_kept_late", CancelCredit::KeptLate),
-        ("booking_cancellation_none_held", CancelCredit::NoneHeld),
-    ] {
-        check(
-            name,
-            &booking_cancellation(
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "email_confirmation",
+            &email_confirmation(
+                l.0,
                 SITE,
                 "mona@example.com",
                 "Mona Adel",
-                &session(None),
-                credit,
+                "https://coach.example.com/auth/confirm?token=abc",
             ),
         );
     }
 }
 
 #[test]
+fn password_reset_snapshot() {
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "password_reset",
+            &password_reset(
+                l.0,
+                SITE,
+                "mona@example.com",
+                "https://coach.example.com/auth/reset?token=abc",
+            ),
+        );
+    }
+}
+
+#[test]
+fn contact_notification_snapshots() {
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "contact_notification",
+            &contact_notification(l.0, SITE, "coach@example.com", &contact(false)),
+        );
+        check_in(
+            l,
+            "contact_notification_discovery",
+            &contact_notification(l.0, SITE, "coach@example.com", &contact(true)),
+        );
+    }
+}
+
+#[test]
+fn contact_acknowledgement_snapshots() {
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "contact_acknowledgement",
+            &contact_acknowledgement(l.0, SITE, &contact(false)),
+        );
+        check_in(
+            l,
+            "contact_acknowledgement_discovery",
+            &contact_acknowledgement(l.0, SITE, &contact(true)),
+        );
+    }
+}
+
+#[test]
+fn newsletter_confirmation_snapshot() {
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "newsletter_confirmation",
+            &newsletter_confirmation(
+                l.0,
+                SITE,
+                "reader@example.com",
+                "https://coach.example.com/api/newsletter/confirm?token=abc",
+                "https://coach.example.com/api/newsletter/unsubscribe?token=def",
+            ),
+        );
+    }
+}
+
+#[test]
+fn purchase_receipt_snapshot() {
+    for l in LANGUAGES {
+        let package = match l.0 {
+            Language::En => "Executive Package",
+            Language::Ar => "الباقة التنفيذية",
+        };
+        check_in(
+            l,
+            "purchase_receipt",
+            &purchase_receipt(
+                l.0,
+                SITE,
+                "mona@example.com",
+                "Mona Adel",
+                &Purchase {
+                    package,
+                    sessions: 6,
+                    amount: 2_025_000,
+                    currency: "EGP",
+                    order_id: "ord-7",
+                },
+                "https://coach.example.com",
+                "https://coach.example.com/receipts/r-1",
+            ),
+        );
+    }
+}
+
+#[test]
+fn payment_receipt_snapshot() {
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "payment_receipt",
+            &payment_receipt(
+                l.0,
+                SITE,
+                "mona@example.com",
+                "Mona Adel",
+                &ReceiptSummary {
+                    number: "R-000001",
+                    package: "Single Session",
+                    sessions: 1,
+                    amount: 450_050,
+                    currency: "EGP",
+                    method: "bank_transfer",
+                },
+                "https://coach.example.com/receipts/r-1",
+            ),
+        );
+    }
+}
+
+#[test]
+fn booking_confirmation_snapshots() {
+    for l in LANGUAGES {
+        let with_link = session(Some("https://meet.google.com/abc-defg-hij"));
+        check_in(
+            l,
+            "booking_confirmation",
+            &booking_confirmation(l.0, SITE, "mona@example.com", "Mona Adel", &with_link),
+        );
+        let without = session(None);
+        check_in(
+            l,
+            "booking_confirmation_no_link",
+            &booking_confirmation(l.0, SITE, "mona@example.com", "Mona Adel", &without),
+        );
+    }
+}
+
+#[test]
+fn booking_cancellation_snapshots() {
+    for l in LANGUAGES {
+        for (name, credit) in [
+            ("booking_cancellation_returned", CancelCredit::Returned),
+            ("booking_cancellation_kept_late", CancelCredit::KeptLate),
+            ("booking_cancellation_none_held", CancelCredit::NoneHeld),
+        ] {
+            check_in(
+                l,
+                name,
+                &booking_cancellation(
+                    l.0,
+                    SITE,
+                    "mona@example.com",
+                    "Mona Adel",
+                    &session(None),
+                    credit,
+                ),
+            );
+        }
+    }
+}
+
+#[test]
 fn booking_reminder_snapshot() {
-    let s = session(Some("https://meet.google.com/abc-defg-hij"));
-    check(
-        "booking_reminder",
-        &booking_reminder(SITE, "mona@example.com", "Mona Adel", &s),
-    );
+    for l in LANGUAGES {
+        let s = session(Some("https://meet.google.com/abc-defg-hij"));
+        check_in(
+            l,
+            "booking_reminder",
+            &booking_reminder(l.0, SITE, "mona@example.com", "Mona Adel", &s),
+        );
+    }
 }
 
 #[test]
@@ -208,6 +274,7 @@ fn booking_needs_attention_snapshot() {
     check(
         "booking_needs_attention",
         &booking_needs_attention(
+            EN,
             SITE,
             "coach@example.com",
             "Mona Adel <mona@example.com>",
@@ -216,177 +283,403 @@ fn booking_needs_attention_snapshot() {
             "https://coach.example.com/admin",
         ),
     );
+    check(
+        "ar_booking_needs_attention",
+        &booking_needs_attention(
+            AR,
+            SITE,
+            "coach@example.com",
+            "Mona Adel <mona@example.com>",
+            "3 ديسمبر 2026، 15:00",
+            "لا يتوفر لدى العميل رصيد، لذا لم يُخصم أي رصيد؛ يمكنك إسناده إليه بعد توفر رصيد لديه، أو إلغاؤه",
+            "https://coach.example.com/ar/admin",
+        ),
+    );
 }
 
 #[test]
 fn welcome_set_password_snapshot() {
-    check(
-        "welcome_set_password",
-        &welcome_set_password(
-            SITE,
-            "mona@example.com",
-            "Mona Adel",
-            "https://coach.example.com/auth/set-password?token=abc",
-        ),
-    );
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "welcome_set_password",
+            &welcome_set_password(
+                l.0,
+                SITE,
+                "mona@example.com",
+                "Mona Adel",
+                "https://coach.example.com/auth/set-password?token=abc",
+            ),
+        );
+    }
 }
 
 #[test]
 fn credits_expiring_snapshots() {
-    check(
-        "credits_expiring",
-        &credits_expiring(
-            SITE,
-            "mona@example.com",
-            "Mona Adel",
-            3,
-            "Dec 17, 2026",
-            "https://coach.example.com",
-        ),
-    );
-    check(
-        "credits_expiring_one",
-        &credits_expiring(
-            SITE,
-            "mona@example.com",
-            "Mona Adel",
-            1,
-            "Dec 17, 2026",
-            "https://coach.example.com",
-        ),
-    );
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "credits_expiring",
+            &credits_expiring(
+                l.0,
+                SITE,
+                "mona@example.com",
+                "Mona Adel",
+                3,
+                expiry_day(),
+                "https://coach.example.com",
+            ),
+        );
+        check_in(
+            l,
+            "credits_expiring_one",
+            &credits_expiring(
+                l.0,
+                SITE,
+                "mona@example.com",
+                "Mona Adel",
+                1,
+                expiry_day(),
+                "https://coach.example.com",
+            ),
+        );
+    }
 }
 
 #[test]
 fn payment_refunded_snapshots() {
-    check(
-        "payment_refunded_online",
-        &payment_refunded(
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "payment_refunded_online",
+            &payment_refunded(
+                l.0,
+                SITE,
+                "mona@example.com",
+                "Mona Adel",
+                &Refund {
+                    amount: 1_215_000,
+                    currency: "EGP",
+                    credits_removed: 3,
+                    paid_on: paid_on(),
+                    online: true,
+                },
+            ),
+        );
+        check_in(
+            l,
+            "payment_refunded_offline",
+            &payment_refunded(
+                l.0,
+                SITE,
+                "mona@example.com",
+                "Mona Adel",
+                &Refund {
+                    amount: 40_050,
+                    currency: "EGP",
+                    credits_removed: 0,
+                    paid_on: paid_on(),
+                    online: false,
+                },
+            ),
+        );
+    }
+}
+
+/// Every email, in `lang`, about `name` (the visitor or client) and with `link`.
+fn every_email(lang: Language, name: &'static str, link: &'static str) -> Vec<OutgoingEmail> {
+    let c = ContactDetails {
+        name,
+        message: "Hi & <b>bye</b>",
+        ..contact(false)
+    };
+    let s = session(Some("https://meet.google.com/abc-defg-hij"));
+    vec![
+        contact_notification(lang, SITE, "coach@example.com", &c),
+        contact_acknowledgement(lang, SITE, &c),
+        email_confirmation(lang, SITE, "m@example.com", name, link),
+        welcome_set_password(lang, SITE, "m@example.com", name, link),
+        booking_confirmation(lang, SITE, "m@example.com", name, &s),
+        booking_cancellation(
+            lang,
             SITE,
-            "mona@example.com",
-            "Mona Adel",
-            1_215_000,
-            "EGP",
-            3,
-            "Nov 02, 2026",
-            true,
+            "m@example.com",
+            name,
+            &s,
+            CancelCredit::Returned,
         ),
-    );
-    check(
-        "payment_refunded_offline",
-        &payment_refunded(
+        booking_reminder(lang, SITE, "m@example.com", name, &s),
+        booking_needs_attention(
+            lang,
             SITE,
-            "mona@example.com",
-            "Mona Adel",
-            40_050,
-            "EGP",
-            0,
-            "Nov 02, 2026",
-            false,
+            "c@example.com",
+            name,
+            "Dec 03",
+            "no credit",
+            "https://x.example/admin",
         ),
-    );
+        credits_expiring(
+            lang,
+            SITE,
+            "m@example.com",
+            name,
+            2,
+            expiry_day(),
+            "https://x.example",
+        ),
+        payment_refunded(
+            lang,
+            SITE,
+            "m@example.com",
+            name,
+            &Refund {
+                amount: 100,
+                currency: "EGP",
+                credits_removed: 0,
+                paid_on: paid_on(),
+                online: true,
+            },
+        ),
+        purchase_receipt(
+            lang,
+            SITE,
+            "m@example.com",
+            name,
+            &Purchase {
+                package: name,
+                sessions: 1,
+                amount: 100,
+                currency: "EGP",
+                order_id: "o",
+            },
+            "https://x.example",
+            "https://x.example/r",
+        ),
+        payment_receipt(
+            lang,
+            SITE,
+            "m@example.com",
+            name,
+            &ReceiptSummary {
+                number: "R-000001",
+                package: name,
+                sessions: 1,
+                amount: 100,
+                currency: "EGP",
+                method: "cash",
+            },
+            link,
+        ),
+        password_reset(lang, SITE, "m@example.com", link),
+        newsletter_confirmation(lang, SITE, "m@example.com", link, link),
+    ]
 }
 
 const HOSTILE: &str = "<script>alert(1)</script> & \"x\"";
 
 #[test]
 fn a_visitors_markup_is_escaped_in_every_html_part_and_kept_as_typed_in_the_text() {
-    let c = ContactDetails {
-        name: HOSTILE,
-        message: "Hi & <b>bye</b>",
-        ..contact(false)
-    };
-    let s = session(Some("https://meet.google.com/abc-defg-hij"));
-    let mails = [
-        contact_notification(SITE, "coach@example.com", &c),
-        contact_acknowledgement(SITE, &c),
-        email_confirmation(SITE, "m@example.com", HOSTILE, "https://x.example/?a=1&b=2"),
-        welcome_set_password(SITE, "m@example.com", HOSTILE, "https://x.example/"),
-        booking_confirmation(SITE, "m@example.com", HOSTILE, &s),
-        booking_cancellation(SITE, "m@example.com", HOSTILE, &s, CancelCredit::Returned),
-        booking_reminder(SITE, "m@example.com", HOSTILE, &s),
-        booking_needs_attention(
-            SITE,
-            "c@example.com",
-            HOSTILE,
-            "Dec 03",
-            "no credit",
-            "https://x.example/admin",
-        ),
-        credits_expiring(
-            SITE,
-            "m@example.com",
-            HOSTILE,
-            2,
-            "Dec 17, 2026",
-            "https://x.example",
-        ),
-        payment_refunded(
-            SITE,
-            "m@example.com",
-            HOSTILE,
-            100,
-            "EGP",
-            0,
-            "Nov 02, 2026",
-            true,
-        ),
-        purchase_receipt(
-            SITE,
-            "m@example.com",
-            HOSTILE,
-            HOSTILE,
-            1,
-            100,
-            "EGP",
-            "o",
-            "https://x.example",
-            "https://x.example/r",
-        ),
-    ];
-    for mail in &mails {
+    for lang in Language::ALL {
+        let mails = every_email(lang, HOSTILE, "https://x.example/?a=1&b=2");
+        // The last two name nobody.
+        for mail in &mails[..mails.len() - 2] {
+            assert!(
+                !mail.html.contains("<script>"),
+                "{}: {}",
+                mail.subject,
+                mail.html
+            );
+            assert!(
+                mail.html
+                    .contains("&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;x&#34;"),
+                "{}: {}",
+                mail.subject,
+                mail.html
+            );
+            assert!(
+                mail.text.contains(HOSTILE),
+                "{}: {}",
+                mail.subject,
+                mail.text
+            );
+        }
+        let note = &mails[0];
         assert!(
-            !mail.html.contains("<script>"),
-            "{}: {}",
-            mail.subject,
-            mail.html
+            note.html.contains("Hi &#38; &#60;b&#62;bye&#60;/b&#62;"),
+            "{}",
+            note.html
         );
+        assert!(note.text.contains("Hi & <b>bye</b>"));
+        assert_eq!(note.reply_to.as_deref(), Some("mona@example.com"));
+        // An address in an attribute cannot break out of its quotes.
         assert!(
-            mail.html
-                .contains("&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;x&#34;"),
-            "{}: {}",
-            mail.subject,
-            mail.html
-        );
-        assert!(
-            mail.text.contains(HOSTILE),
-            "{}: {}",
-            mail.subject,
-            mail.text
+            mails[2]
+                .html
+                .contains("href=\"https://x.example/?a=1&#38;b=2\""),
+            "{}",
+            mails[2].html
         );
     }
-    let note = &mails[0];
-    assert!(
-        note.html.contains("Hi &#38; &#60;b&#62;bye&#60;/b&#62;"),
-        "{}",
-        note.html
-    );
-    assert!(note.text.contains("Hi & <b>bye</b>"));
-    assert_eq!(note.reply_to.as_deref(), Some("mona@example.com"));
-    // An address in an attribute cannot break out of its quotes.
-    assert!(
-        mails[2]
-            .html
-            .contains("href=\"https://x.example/?a=1&#38;b=2\""),
-        "{}",
-        mails[2].html
-    );
 }
 
 #[test]
 fn a_site_name_with_markup_is_escaped_in_the_layout() {
-    let mail = password_reset(HOSTILE, "m@example.com", "https://x.example/");
-    assert!(!mail.html.contains("<script>"), "{}", mail.html);
+    for lang in Language::ALL {
+        let mail = password_reset(lang, HOSTILE, "m@example.com", "https://x.example/");
+        assert!(!mail.html.contains("<script>"), "{}", mail.html);
+    }
+}
+
+/// Arabic letters, as a test of which language a text is in.
+fn has_arabic(s: &str) -> bool {
+    s.chars().any(|c| ('\u{0600}'..='\u{06FF}').contains(&c))
+}
+
+#[test]
+fn every_arabic_email_is_arabic_and_right_to_left_and_every_english_one_is_not() {
+    let arabic = every_email(AR, "Mona Adel", "https://x.example/");
+    let english = every_email(EN, "Mona Adel", "https://x.example/");
+    assert_eq!(arabic.len(), 14, "every email");
+    for (ar, en) in arabic.iter().zip(&english) {
+        assert!(has_arabic(&ar.subject), "{}", ar.subject);
+        assert!(has_arabic(&ar.text), "{}", ar.text);
+        assert!(
+            ar.html
+                .starts_with("<!doctype html><html lang=\"ar\" dir=\"rtl\">"),
+            "{}",
+            ar.html
+        );
+        // Outlook ignores CSS direction on some elements: every block says it twice.
+        assert!(ar.html.contains("<body dir=\"rtl\""), "{}", ar.html);
+        assert!(
+            ar.html.contains("dir=\"rtl\" align=\"right\""),
+            "{}",
+            ar.html
+        );
+        assert!(!ar.html.contains("text-align:left"), "{}", ar.html);
+        for english_only in ["Hello", "Thank you", "If the button does not work"] {
+            assert!(
+                !ar.html.contains(english_only),
+                "{english_only}: {}",
+                ar.html
+            );
+            assert!(
+                !ar.text.contains(english_only),
+                "{english_only}: {}",
+                ar.text
+            );
+        }
+        assert!(!has_arabic(&en.subject) && !has_arabic(&en.text) && !has_arabic(&en.html));
+        assert!(en.html.starts_with("<!doctype html><html lang=\"en\">"));
+        assert_eq!(ar.to, en.to);
+        assert_eq!(ar.reply_to, en.reply_to);
+        assert_eq!(ar.attachments.len(), en.attachments.len());
+    }
+}
+
+#[test]
+fn arabic_sets_addresses_numbers_and_amounts_apart_so_they_keep_their_order() {
+    let receipt = payment_receipt(
+        AR,
+        SITE,
+        "mona@example.com",
+        "Mona Adel",
+        &ReceiptSummary {
+            number: "R-000042",
+            package: "Single Session",
+            sessions: 1,
+            amount: 2_025_000,
+            currency: "EGP",
+            method: "bank_transfer",
+        },
+        "https://coach.example.com/ar/receipt?id=p-1",
+    );
+    assert!(
+        receipt.html.contains("<span dir=\"auto\">R-000042</span>"),
+        "{}",
+        receipt.html
+    );
+    assert!(
+        receipt
+            .html
+            .contains("<span dir=\"auto\">20,250 ج.م</span>"),
+        "{}",
+        receipt.html
+    );
+    assert!(
+        receipt
+            .html
+            .contains("<span dir=\"ltr\" style=\"unicode-bidi:isolate\">https://coach.example.com/ar/receipt?id=p-1</span>"),
+        "{}",
+        receipt.html
+    );
+    assert!(
+        receipt.text.contains("المبلغ: 20,250 ج.م"),
+        "{}",
+        receipt.text
+    );
+    assert!(
+        receipt.text.contains("طريقة الدفع: تحويل بنكي"),
+        "{}",
+        receipt.text
+    );
+    let reminder = booking_reminder(AR, SITE, "m@example.com", "منى عادل", &session(None));
+    assert_eq!(
+        reminder.subject,
+        "تذكير بموعد جلستك: الخميس 3 ديسمبر 2026 الساعة 3:00 م (بتوقيت القاهرة)"
+    );
+    assert!(reminder.html.contains("<span dir=\"auto\">منى عادل</span>"));
+}
+
+#[test]
+fn arabic_links_lead_to_the_arabic_pages() {
+    let receipt = purchase_receipt(
+        AR,
+        SITE,
+        "m@example.com",
+        "Mona",
+        &Purchase {
+            package: "باقة الانطلاق",
+            sessions: 5,
+            amount: 2_025_000,
+            currency: "EGP",
+            order_id: "ord-7",
+        },
+        "https://coach.example.com",
+        "https://coach.example.com/ar/receipt?id=p-1",
+    );
+    assert!(
+        receipt
+            .text
+            .contains("https://coach.example.com/ar/book-session")
+    );
+    assert!(
+        receipt
+            .text
+            .contains("https://coach.example.com/ar/dashboard")
+    );
+    assert_eq!(
+        receipt.subject,
+        format!("إيصال الدفع من {SITE}: باقة الانطلاق")
+    );
+    let expiring = credits_expiring(
+        AR,
+        SITE,
+        "m@example.com",
+        "Mona",
+        2,
+        expiry_day(),
+        "https://coach.example.com",
+    );
+    assert!(
+        expiring
+            .text
+            .contains("https://coach.example.com/ar/book-session")
+    );
+    assert_eq!(
+        expiring.subject,
+        "تنتهي صلاحية رصيد جلستين في 17 ديسمبر 2026"
+    );
 }
 
 #[test]
@@ -418,6 +711,7 @@ fn param<'a>(p: &'a icalendar::Property, key: &str) -> Option<&'a str> {
 fn a_request_names_the_coach_the_client_a_stable_uid_and_its_sequence() {
     let s = session(Some("https://meet.google.com/abc-defg-hij"));
     let text = super::invitation::ics(
+        EN,
         &s,
         SITE,
         super::invitation::Method::Request,
@@ -467,6 +761,7 @@ fn a_cancellation_carries_the_same_uid_with_the_next_sequence() {
     let mut s = session(None);
     s.invitation.sequence = 3;
     let mail = booking_cancellation(
+        EN,
         SITE,
         "mona@example.com",
         "Mona Adel",
@@ -491,7 +786,7 @@ fn a_cancellation_carries_the_same_uid_with_the_next_sequence() {
         "mailto:mona@example.com"
     );
 
-    let confirmed = booking_confirmation(SITE, "mona@example.com", "Mona Adel", &session(None));
+    let confirmed = booking_confirmation(EN, SITE, "mona@example.com", "Mona Adel", &session(None));
     assert_eq!(
         confirmed.attachments[0].content_type,
         "text/calendar; charset=utf-8; method=REQUEST"
@@ -510,6 +805,7 @@ fn long_lines_are_folded_at_75_octets_never_inside_a_character() {
     ));
     s.title = title;
     let text = super::invitation::ics(
+        EN,
         &s,
         SITE,
         super::invitation::Method::Request,
@@ -537,6 +833,7 @@ fn long_lines_are_folded_at_75_octets_never_inside_a_character() {
 #[test]
 fn a_name_or_an_address_cannot_add_a_line_to_the_invitation() {
     let text = super::invitation::ics(
+        EN,
         &session(None),
         SITE,
         super::invitation::Method::Request,
@@ -568,4 +865,50 @@ fn a_session_time_reads_as_a_person_writes_it_with_the_zone_named_plainly() {
         "New York time"
     );
     assert_eq!(super::invitation::zone_name(chrono_tz::UTC), "UTC");
+}
+
+#[test]
+fn an_arabic_invitation_says_what_and_how_to_join_in_arabic() {
+    let s = session(Some("https://meet.google.com/abc-defg-hij"));
+    let text = super::invitation::ics(
+        AR,
+        &s,
+        SITE,
+        super::invitation::Method::Request,
+        ("منى عادل", "mona@example.com"),
+        stamp(),
+    );
+    insta::assert_snapshot!("ar_invitation_request.ics", text.replace("\r\n", "\n"));
+    let cal = parse(&text);
+    let event = cal.events().next().expect("one VEVENT");
+    assert_eq!(event.get_summary(), Some("جلسة كوتشينج"));
+    assert_eq!(
+        event.get_description(),
+        Some("رابط الانضمام إلى الاجتماع: https://meet.google.com/abc-defg-hij")
+    );
+    let summary = event.properties().get("SUMMARY").unwrap();
+    assert_eq!(param(summary, "LANGUAGE"), Some("ar"));
+    // What calendars match on does not change with the language.
+    assert_eq!(event.get_uid(), Some("booking-b-42@coach.example.com"));
+    assert_eq!(event.property_value("DTSTART"), Some("20261203T130000Z"));
+    // A title of the coach's own stays as written.
+    let mut named = session(None);
+    named.title = "Executive Coaching — 90 min";
+    let mail = booking_confirmation(AR, SITE, "mona@example.com", "منى", &named);
+    let cal = parse(&mail.attachments[0].content);
+    assert_eq!(
+        cal.events().next().unwrap().get_summary(),
+        Some("Executive Coaching — 90 min")
+    );
+    assert!(mail.text.contains("Executive Coaching — 90 min"));
+    // The English invitation carries no LANGUAGE.
+    let english = super::invitation::ics(
+        EN,
+        &s,
+        SITE,
+        super::invitation::Method::Request,
+        ("Mona Adel", "mona@example.com"),
+        stamp(),
+    );
+    assert!(!english.contains("LANGUAGE="), "{english}");
 }

@@ -12,8 +12,7 @@ use utoipa::ToSchema;
 
 use crate::db::Backend;
 use crate::domain::credits::{self, Applied};
-use crate::domain::validity::display_day;
-use crate::domain::{Context, FieldError, Mail, MoneyView, new_id, ts};
+use crate::domain::{Context, FieldError, Language, Mail, MoneyView, new_id, ts};
 use crate::email::{OutgoingEmail, credit_templates, enqueue_all};
 use crate::providers::paytabs::{PayTabs, RefundAnswer, RefundRequest, Transaction};
 use crate::state::AppState;
@@ -492,45 +491,55 @@ pub fn with_cents(minor: i64) -> String {
     format!("{grouped}.{:02}", minor % 100)
 }
 
-/// The client's email about a completed refund.
+/// A refund as its email tells it.
+#[derive(sqlx::FromRow)]
+struct RefundMail {
+    email: String,
+    full_name: String,
+    #[sqlx(try_from = "String")]
+    preferred_language: Language,
+    amount: i64,
+    currency: String,
+    credits: i64,
+    method: String,
+    payment_date: String,
+}
+
+/// The client's email about a completed refund, in the client's language.
 async fn refund_email(
     conn: &mut AnyConnection,
     ctx: &Context<'_>,
     refund_id: &str,
 ) -> anyhow::Result<OutgoingEmail> {
-    let (email, name, amount, currency, credits, method, paid_on): (
-        String,
-        String,
-        i64,
-        String,
-        i64,
-        String,
-        String,
-    ) = sqlx::query_as(
-        "SELECT p.email, p.full_name, f.amount, f.currency, f.credits, f.method, r.payment_date
+    let r: RefundMail = sqlx::query_as(
+        "SELECT p.email, p.full_name, u.preferred_language, f.amount, f.currency, f.credits, f.method, r.payment_date
                FROM payment_refunds f JOIN profiles p ON p.user_id = f.client_id
+               JOIN users u ON u.id = f.client_id
                JOIN payment_records r ON r.id = f.payment_record_id
               WHERE f.id = $1",
     )
     .bind(refund_id)
     .fetch_one(&mut *conn)
     .await?;
-    let paid_on = crate::domain::parse_ts(&paid_on)
-        .map(|t| {
-            t.with_timezone(&ctx.site.time_zone)
-                .format("%Y-%m-%d")
-                .to_string()
+    // The payment's day in the coach's time zone (a stored day as it is, should one be bare).
+    let paid_on = crate::domain::parse_ts(&r.payment_date)
+        .map(|t| t.with_timezone(&ctx.site.time_zone).date_naive())
+        .or_else(|| {
+            let day: String = r.payment_date.chars().take(10).collect();
+            chrono::NaiveDate::parse_from_str(&day, "%Y-%m-%d").ok()
         })
-        .map(|d| display_day(&d))
-        .unwrap_or(paid_on);
+        .unwrap_or_else(|| ctx.now.with_timezone(&ctx.site.time_zone).date_naive());
     Ok(credit_templates::payment_refunded(
+        r.preferred_language,
         &ctx.site.name,
-        &email,
-        &name,
-        amount,
-        &currency,
-        credits,
-        &paid_on,
-        method == "paytabs",
+        &r.email,
+        &r.full_name,
+        &credit_templates::Refund {
+            amount: r.amount,
+            currency: &r.currency,
+            credits_removed: r.credits,
+            paid_on,
+            online: r.method == "paytabs",
+        },
     ))
 }

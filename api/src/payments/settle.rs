@@ -7,6 +7,7 @@ use sqlx::AnyConnection;
 
 use super::orders::{self, Noted, Order};
 use crate::catalogue::Catalogues;
+use crate::domain::accounts::language_of;
 use crate::domain::credits::Applied;
 use crate::domain::payments::{OnlinePurchase, record_online_purchase};
 use crate::domain::validity::Validity;
@@ -178,19 +179,26 @@ async fn credit(
             .bind(&order.client_id)
             .fetch_optional(&mut *conn)
             .await?;
-    let package = package.map_or_else(|| order.package_id.clone(), |p| p.name);
+    let lang = language_of(conn, &order.client_id).await?;
+    let package = package.map_or_else(
+        || order.package_id.clone(),
+        |p| crate::catalogue::package_name(&p, lang),
+    );
     let base_url = ctx.base_url;
     let mail = templates::purchase_receipt(
+        lang,
         &ctx.site.name,
         &order.customer_email,
         name.as_deref().unwrap_or(""),
-        &package,
-        order.sessions_purchased,
-        order.amount,
-        &order.currency,
-        &tx_result.cart_id,
+        &templates::Purchase {
+            package: &package,
+            sessions: order.sessions_purchased,
+            amount: order.amount,
+            currency: &order.currency,
+            order_id: &tx_result.cart_id,
+        },
         base_url,
-        &crate::domain::receipts::page_url(base_url, &record_id),
+        &crate::domain::receipts::page_url(base_url, &record_id, lang),
     );
     Ok(Some(mail))
 }

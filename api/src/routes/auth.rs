@@ -1,6 +1,7 @@
 //! Accounts and sessions: sign-up, sign-in, sign-out, the current session, email confirmation,
-//! password reset and change. Messages follow spec §5 and §8; nothing reveals whether an
-//! email has an account, except sign-up itself (it must refuse a taken address).
+//! password reset and change, and the account's language (the emails it is sent are written in
+//! it; issue 21). Messages follow spec §5 and §8; nothing reveals whether an email has an
+//! account, except sign-up itself (it must refuse a taken address).
 
 use axum::Json;
 use axum::extract::State;
@@ -12,9 +13,9 @@ use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
 use super::common::{Status, optional};
-use crate::domain::accounts::{NewUser, Role, insert_user};
+use crate::domain::accounts::{NewUser, Role, insert_user, set_language};
 use crate::domain::{
-    Email, Password, PersonName, Phone, hash_password, hash_token, new_token, now, ts,
+    Email, Language, Password, PersonName, Phone, hash_password, hash_token, new_token, now, ts,
     verify_password,
 };
 use crate::email::{enqueue, templates};
@@ -37,6 +38,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(request_password_reset))
         .routes(routes!(confirm_password_reset))
         .routes(routes!(change_password))
+        .routes(routes!(change_language))
 }
 
 const CONFIRM_HOURS: i64 = 48;
@@ -63,6 +65,8 @@ pub struct ProfileView {
 pub struct AuthSessionView {
     pub user: UserView,
     pub profile: ProfileView,
+    /// The account's language: every email it is sent is written in it (`en` or `ar`).
+    pub language: Language,
 }
 
 impl AuthSessionView {
@@ -73,8 +77,10 @@ impl AuthSessionView {
         full_name: &str,
         phone: Option<&str>,
         role: Role,
+        language: Language,
     ) -> AuthSessionView {
         AuthSessionView {
+            language,
             user: UserView {
                 id: user_id.to_string(),
                 email: email.to_string(),
@@ -100,6 +106,7 @@ impl From<&AuthUser> for AuthSessionView {
             &u.full_name,
             u.phone.as_deref(),
             u.role,
+            u.language,
         )
     }
 }
@@ -153,6 +160,8 @@ struct SessionUser {
     phone: Option<String>,
     #[sqlx(try_from = "String")]
     role: Role,
+    #[sqlx(try_from = "String")]
+    preferred_language: Language,
 }
 
 /// Creates a session for `user_id` in the caller's transaction, unless the account is
@@ -179,7 +188,7 @@ async fn create_session(
         return Ok(None);
     }
     let user: SessionUser = sqlx::query_as(
-        "SELECT u.email, u.email_confirmed_at, p.full_name, p.phone, p.role
+        "SELECT u.email, u.email_confirmed_at, p.full_name, p.phone, p.role, u.preferred_language
            FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.id = $1",
     )
     .bind(user_id)
@@ -215,6 +224,7 @@ async fn create_session(
         &user.full_name,
         user.phone.as_deref(),
         user.role,
+        user.preferred_language,
     );
     Ok(Some(Started { token, view }))
 }
@@ -274,6 +284,9 @@ pub struct SignUp {
     email: Option<String>,
     password: Option<String>,
     phone: Option<String>,
+    /// The language of the account's emails: the page's (`en`, the default, or `ar`).
+    #[schema(value_type = Option<Language>)]
+    language: Option<String>,
 }
 
 /// Creates a client account (user, profile with role client, empty credit account), signs the
@@ -302,6 +315,7 @@ pub async fn sign_up(
         .ok_or_else(|| AppError::field("email", "Invalid email address"))?;
     let password = Password::parse(body.password.as_deref().unwrap_or(""), "password")?;
     let phone = Phone::parse_optional("phone", body.phone.as_deref())?;
+    let language = Language::parse_field("language", body.language.as_deref())?.unwrap_or_default();
     let hash = hash_password(&password).await?;
 
     let mut tx = state.db.pool.begin().await?;
@@ -312,6 +326,7 @@ pub async fn sign_up(
         password_hash: &hash,
         role: Role::Client,
         email_confirmed: false,
+        language,
     };
     let user_id = insert_user(&mut tx, &new_user)
         .await?
@@ -329,7 +344,13 @@ pub async fn sign_up(
     );
     enqueue(
         &mut tx,
-        &templates::email_confirmation(&state.site().name, email.as_str(), full_name, &link),
+        &templates::email_confirmation(
+            language,
+            &state.site().name,
+            email.as_str(),
+            full_name,
+            &link,
+        ),
     )
     .await?;
     let started = create_session(&state, &mut tx, &user_id, &headers, &ip)
@@ -504,7 +525,13 @@ pub async fn resend_confirmation(
     );
     enqueue(
         &mut tx,
-        &templates::email_confirmation(&state.site().name, &user.email, &user.full_name, &link),
+        &templates::email_confirmation(
+            user.language,
+            &state.site().name,
+            &user.email,
+            &user.full_name,
+            &link,
+        ),
     )
     .await?;
     tx.commit().await?;
@@ -523,9 +550,22 @@ pub struct TokenQuery {
     token: Option<String>,
 }
 
-/// The link in the confirmation email: confirms the address, then shows the sign-in page.
+/// The language of the account an emailed token was issued to (used or not), so a link leads
+/// to the sign-in page in it; the default for an unknown token.
+async fn language_of_token(conn: &mut AnyConnection, token: &str) -> Result<Language, sqlx::Error> {
+    let stored: Option<String> = sqlx::query_scalar(
+        "SELECT u.preferred_language FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = $1",
+    )
+    .bind(hash_token(token))
+    .fetch_optional(conn)
+    .await?;
+    Ok(stored.and_then(|s| Language::parse(&s)).unwrap_or_default())
+}
+
+/// The link in the confirmation email: confirms the address, then shows the sign-in page (in
+/// the account's language: `/ar/auth?…` for Arabic).
 #[utoipa::path(get, path = "/api/auth/confirm", tag = "auth", params(TokenQuery),
-    responses((status = 303, description = "To /auth?confirmed=1, or /auth?confirm_error=1 for an invalid or used link")))]
+    responses((status = 303, description = "To /auth?confirmed=1, or /auth?confirm_error=1 for an invalid or used link (under /ar for an Arabic account)")))]
 pub async fn confirm_email(
     State(state): State<AppState>,
     AppQuery(q): AppQuery<TokenQuery>,
@@ -535,8 +575,9 @@ pub async fn confirm_email(
         return Ok(Redirect::to(&format!("{base}/auth?confirm_error=1")));
     };
     let mut tx = state.db.pool.begin().await?;
+    let language = language_of_token(&mut tx, &token).await?;
     let Some(user_id) = redeem_token(&mut tx, &token, "email_confirm").await? else {
-        return Ok(Redirect::to(&format!("{base}/auth?confirm_error=1")));
+        return Ok(Redirect::to(&language.page(base, "/auth?confirm_error=1")));
     };
     sqlx::query("UPDATE users SET email_confirmed_at = COALESCE(email_confirmed_at, $1), updated_at = $1 WHERE id = $2")
         .bind(now())
@@ -544,7 +585,7 @@ pub async fn confirm_email(
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
-    Ok(Redirect::to(&format!("{base}/auth?confirmed=1")))
+    Ok(Redirect::to(&language.page(base, "/auth?confirmed=1")))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -582,11 +623,13 @@ pub async fn request_password_reset(
     {
         return Ok(accepted); // silently: a different answer would reveal the account
     }
-    let user: Option<String> = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-        .bind(email.as_str())
-        .fetch_optional(&state.db.pool)
-        .await?;
-    if let Some(user_id) = user {
+    let user: Option<(String, String)> =
+        sqlx::query_as("SELECT id, preferred_language FROM users WHERE email = $1")
+            .bind(email.as_str())
+            .fetch_optional(&state.db.pool)
+            .await?;
+    if let Some((user_id, language)) = user {
+        let language = Language::parse(&language).unwrap_or_default();
         let mut tx = state.db.pool.begin().await?;
         let token = issue_token(
             &mut tx,
@@ -595,10 +638,13 @@ pub async fn request_password_reset(
             chrono::Duration::minutes(RESET_MINUTES),
         )
         .await?;
-        let link = format!("{}/auth?reset={token}", state.config.public_base_url);
+        let link = language.page(
+            &state.config.public_base_url,
+            &format!("/auth?reset={token}"),
+        );
         enqueue(
             &mut tx,
-            &templates::password_reset(&state.site().name, email.as_str(), &link),
+            &templates::password_reset(language, &state.site().name, email.as_str(), &link),
         )
         .await?;
         tx.commit().await?;
@@ -704,4 +750,37 @@ pub async fn change_password(
         .await?;
     tx.commit().await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LanguageChange {
+    /// `en` or `ar`.
+    #[schema(value_type = Language)]
+    language: Option<String>,
+}
+
+/// The account's language, as `PUT /api/auth/language` answers it.
+#[derive(Serialize, ToSchema)]
+pub struct LanguageView {
+    pub language: Language,
+}
+
+/// The signed-in user chooses the language of their emails (the dashboard's language switch):
+/// the next email they are sent is written in it.
+#[utoipa::path(put, path = "/api/auth/language", tag = "auth", request_body = LanguageChange,
+    responses((status = 200, body = LanguageView), (status = 401, body = ErrorBody),
+              (status = 422, body = ErrorBody, description = "Language must be en (English) or ar (Arabic)")))]
+pub async fn change_language(
+    State(state): State<AppState>,
+    user: AuthUser,
+    AppJson(body): AppJson<LanguageChange>,
+) -> AppResult<Json<LanguageView>> {
+    let language = Language::parse_field("language", body.language.as_deref())?
+        .ok_or_else(|| AppError::field("language", crate::domain::LANGUAGE_MESSAGE))?;
+    let mut conn = state.db.pool.acquire().await?;
+    if !set_language(&mut conn, &user.user_id, language).await? {
+        return Err(AppError::unauthenticated());
+    }
+    tracing::info!(user_id = %user.user_id, language = language.as_str(), "language changed");
+    Ok(Json(LanguageView { language }))
 }

@@ -1,6 +1,7 @@
 //! The contact form (spec "send-contact-email"): stored, then emailed to the coach (Reply-To
 //! the sender) with an acknowledgement to the sender. A honeypot field and a per-IP limit
-//! keep robots out.
+//! keep robots out. The acknowledgement is in the sender's language (the page's, which the form
+//! sends, else their account's), the notification in the coach's (their account's).
 
 use std::collections::BTreeMap;
 
@@ -11,8 +12,9 @@ use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
 use super::common::{Status, optional};
+use crate::domain::accounts::language_of_email;
 use crate::domain::text::short_text;
-use crate::domain::{Email, FieldError, Notes, Phone, new_id, now};
+use crate::domain::{Email, FieldError, Language, Notes, Phone, new_id, now};
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, ClientIp};
@@ -40,6 +42,10 @@ pub struct ContactForm {
     form_type: Option<String>,
     /// Left empty by people; robots fill it in.
     website: Option<String>,
+    /// The language of the page the form is on (`en` or `ar`): the acknowledgement is written
+    /// in it. Absent: the sender's account's, if they have one, else English.
+    #[schema(value_type = Option<Language>)]
+    language: Option<String>,
 }
 
 const MAX_MESSAGE: usize = 5000;
@@ -59,6 +65,7 @@ struct ContactRequest {
     objective: Option<String>,
     /// A robot filled in the hidden `website` field.
     honeypot: bool,
+    language: Option<Language>,
 }
 
 impl TryFrom<ContactForm> for ContactRequest {
@@ -67,6 +74,7 @@ impl TryFrom<ContactForm> for ContactRequest {
     /// The first failing rule wins: kind, required fields, address, phone, length.
     fn try_from(form: ContactForm) -> Result<ContactRequest, AppError> {
         let discovery_call = is_discovery_call(form.form_type.as_deref())?;
+        let language = Language::parse_field("language", form.language.as_deref())?;
         let name = optional(form.name);
         let raw_email = optional(form.email);
         let message = optional(form.message);
@@ -101,6 +109,7 @@ impl TryFrom<ContactForm> for ContactRequest {
             interested_in: form.interested_in,
             objective: form.objective,
             honeypot: optional(form.website).is_some(),
+            language,
         })
     }
 }
@@ -219,16 +228,22 @@ pub async fn send_contact(
 /// in one transaction.
 async fn store_and_notify(state: &AppState, ip: &str, message: &ContactMessage) -> AppResult<()> {
     let details = message.details();
+    let site = state.site();
     let mut tx = state.db.pool.begin().await?;
     insert_message(&mut tx, ip, message).await?;
+    let coach = language_of_email(&mut tx, &site.coach_email).await?;
     enqueue(
         &mut tx,
-        &templates::contact_notification(&state.site().name, &state.site().coach_email, &details),
+        &templates::contact_notification(coach, &site.name, &site.coach_email, &details),
     )
     .await?;
+    let sender = match message.request.language {
+        Some(language) => language,
+        None => language_of_email(&mut tx, details.email).await?,
+    };
     enqueue(
         &mut tx,
-        &templates::contact_acknowledgement(&state.site().name, &details),
+        &templates::contact_acknowledgement(sender, &site.name, &details),
     )
     .await?;
     tx.commit().await?;

@@ -1,7 +1,9 @@
 //! Newsletter with double opt-in (docs/integrations.md §4.1): subscribe → an emailed link to a page
 //! that POSTs the token (mail scanners prefetch GET links) → subscribed. The answer to
 //! subscribe is the same whether or not the address is known. One-click unsubscribe
-//! (RFC 8058) with the token every email carries.
+//! (RFC 8058) with the token every email carries. The subscriber's language (the page's, which
+//! the form sends) is kept with the address: the confirmation email, its link and the
+//! unsubscribe pages are in it.
 
 use axum::Json;
 use axum::extract::State;
@@ -13,7 +15,7 @@ use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
 use super::common::{Status, optional};
-use crate::domain::{Email, hash_token, new_id, new_token, now, ts};
+use crate::domain::{Email, Language, hash_token, new_id, new_token, now, ts};
 use crate::email::templates::escape;
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
@@ -38,13 +40,18 @@ pub struct Subscribe {
     email: Option<String>,
     /// Where the form was (e.g. `footer`), kept as consent evidence.
     source: Option<String>,
+    /// The language of the page the form is on: `en` (default) or `ar`.
+    #[schema(value_type = Option<Language>)]
+    language: Option<String>,
 }
 
-/// A subscription request: the address (required, valid) and where the form was.
+/// A subscription request: the address (required, valid), where the form was and its
+/// language.
 struct Subscription {
     email: Email,
     /// At most 40 characters.
     source: Option<String>,
+    language: Language,
 }
 
 impl TryFrom<Subscribe> for Subscription {
@@ -56,7 +63,13 @@ impl TryFrom<Subscribe> for Subscription {
         let email = Email::parse(&raw)
             .ok_or_else(|| AppError::field("email", "Please enter a valid email address."))?;
         let source = optional(body.source).map(|s| s.chars().take(40).collect::<String>());
-        Ok(Subscription { email, source })
+        let language =
+            Language::parse_field("language", body.language.as_deref())?.unwrap_or_default();
+        Ok(Subscription {
+            email,
+            source,
+            language,
+        })
     }
 }
 
@@ -96,13 +109,20 @@ pub async fn subscribe(
         expires: ts(Utc::now() + chrono::Duration::hours(CONFIRM_HOURS)),
         ip: &ip,
         source: subscription.source.as_deref(),
+        language: subscription.language,
         now: now(),
     };
     let mut tx = state.db.pool.begin().await?;
     let Some(unsubscribe_token) = mark_pending(&mut tx, &pending).await? else {
         return Ok(accepted); // nothing visible changes for a subscriber
     };
-    let mail = confirmation(&state, email, &token, &unsubscribe_token);
+    let mail = confirmation(
+        &state,
+        subscription.language,
+        email,
+        &token,
+        &unsubscribe_token,
+    );
     enqueue(&mut tx, &mail).await?;
     tx.commit().await?;
     state.mail_wake.notify_one();
@@ -110,17 +130,24 @@ pub async fn subscribe(
 }
 
 /// The email with the confirmation link (and, like every newsletter email, the unsubscribe
-/// link).
+/// link), in `lang`: the link leads to the confirmation page in it.
 fn confirmation(
     state: &AppState,
+    lang: Language,
     email: &str,
     token: &str,
     unsubscribe_token: &str,
 ) -> crate::email::OutgoingEmail {
     let base = &state.config.public_base_url;
-    let confirm_link = format!("{base}/newsletter/confirm?token={token}");
+    let confirm_link = lang.page(base, &format!("/newsletter/confirm?token={token}"));
     let unsubscribe_link = format!("{base}/api/newsletter/unsubscribe?t={unsubscribe_token}");
-    templates::newsletter_confirmation(&state.site().name, email, &confirm_link, &unsubscribe_link)
+    templates::newsletter_confirmation(
+        lang,
+        &state.site().name,
+        email,
+        &confirm_link,
+        &unsubscribe_link,
+    )
 }
 
 /// An address waiting for its confirmation, with the consent evidence.
@@ -130,6 +157,7 @@ struct Pending<'a> {
     expires: String,
     ip: &'a str,
     source: Option<&'a str>,
+    language: Language,
     now: String,
 }
 
@@ -150,7 +178,7 @@ async fn mark_pending(
         Some((_, unsubscribe_token)) => {
             sqlx::query(
                 "UPDATE newsletter_subscribers SET status = 'pending', confirm_token_hash = $1, confirm_expires_at = $2,
-                        consent_ip = $3, consent_source = $4, updated_at = $5 WHERE email = $6",
+                        consent_ip = $3, consent_source = $4, updated_at = $5, language = $7 WHERE email = $6",
             )
             .bind(p.token_hash)
             .bind(&p.expires)
@@ -158,6 +186,7 @@ async fn mark_pending(
             .bind(p.source)
             .bind(&p.now)
             .bind(p.email)
+            .bind(p.language.as_str())
             .execute(&mut *conn)
             .await?;
             Ok(Some(unsubscribe_token))
@@ -171,8 +200,8 @@ async fn insert_pending(conn: &mut AnyConnection, p: &Pending<'_>) -> Result<Str
     let unsubscribe_token = new_token().0;
     sqlx::query(
         "INSERT INTO newsletter_subscribers (id, email, status, confirm_token_hash, confirm_expires_at, unsubscribe_token,
-                consent_ip, consent_source, created_at, updated_at)
-         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $8)",
+                consent_ip, consent_source, created_at, updated_at, language)
+         VALUES ($1, $2, 'pending', $3, $4, $5, $6, $7, $8, $8, $9)",
     )
     .bind(new_id())
     .bind(p.email)
@@ -182,6 +211,7 @@ async fn insert_pending(conn: &mut AnyConnection, p: &Pending<'_>) -> Result<Str
     .bind(p.ip)
     .bind(p.source)
     .bind(&p.now)
+    .bind(p.language.as_str())
     .execute(&mut *conn)
     .await?;
     Ok(unsubscribe_token)
@@ -227,7 +257,58 @@ pub struct UnsubscribeQuery {
     t: Option<String>,
 }
 
-fn page(site: &str, title: &str, body: &str) -> Html<String> {
+/// The language of the subscriber whose unsubscribe token this is; the default for an unknown
+/// token (or when the database cannot say: the page is still served).
+async fn subscriber_language(state: &AppState, t: Option<&str>) -> Language {
+    let Some(t) = t.filter(|t| !t.is_empty()) else {
+        return Language::En;
+    };
+    let stored: Option<String> = sqlx::query_scalar(
+        "SELECT language FROM newsletter_subscribers WHERE unsubscribe_token = $1",
+    )
+    .bind(t)
+    .fetch_optional(state.db.reader())
+    .await
+    .ok()
+    .flatten();
+    stored.and_then(|s| Language::parse(&s)).unwrap_or_default()
+}
+
+/// The unsubscribe pages' words, in each language.
+struct PageWords {
+    unsubscribe: &'static str,
+    question: &'static str,
+    done_title: &'static str,
+    done_body: &'static str,
+}
+
+fn words(lang: Language) -> PageWords {
+    match lang {
+        Language::En => PageWords {
+            unsubscribe: "Unsubscribe",
+            question: "Stop receiving leadership insights by email?",
+            done_title: "You have been unsubscribed",
+            done_body: "You will not receive further newsletters. You can subscribe again at any time from the website.",
+        },
+        Language::Ar => PageWords {
+            unsubscribe: "إلغاء الاشتراك",
+            question: "إيقاف تلقي رؤى القيادة عبر البريد الإلكتروني؟",
+            done_title: "تم إلغاء اشتراكك",
+            done_body: "لن تصلك رسائل النشرة بعد الآن، ويمكنك الاشتراك من جديد في أي وقت من خلال الموقع الإلكتروني.",
+        },
+    }
+}
+
+fn page(lang: Language, site: &str, title: &str, body: &str) -> Html<String> {
+    if lang == Language::Ar {
+        return Html(format!(
+            "<!doctype html><html lang=\"ar\" dir=\"rtl\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">\
+<title>{title} | {site}</title></head><body style=\"font-family:Tahoma,system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1c2433\">\
+<h1 style=\"font-family:Georgia,Tahoma,serif\">{title}</h1>{body}</body></html>",
+            site = escape(site),
+            title = escape(title)
+        ));
+    }
     Html(format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"robots\" content=\"noindex\">\
 <title>{title} | {site}</title></head><body style=\"font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1c2433\">\
@@ -244,13 +325,18 @@ pub async fn unsubscribe_page(
     State(state): State<AppState>,
     AppQuery(q): AppQuery<UnsubscribeQuery>,
 ) -> Html<String> {
+    let lang = subscriber_language(&state, q.t.as_deref()).await;
+    let w = words(lang);
     let t = escape(q.t.as_deref().unwrap_or(""));
     page(
+        lang,
         &state.site().name,
-        "Unsubscribe",
+        w.unsubscribe,
         &format!(
-            "<p>Stop receiving leadership insights by email?</p><form method=\"post\" action=\"/api/newsletter/unsubscribe?t={t}\">\
-<input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\"><button type=\"submit\" style=\"font-size:1rem;padding:.6rem 1.2rem\">Unsubscribe</button></form>"
+            "<p>{question}</p><form method=\"post\" action=\"/api/newsletter/unsubscribe?t={t}\">\
+<input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\"><button type=\"submit\" style=\"font-size:1rem;padding:.6rem 1.2rem\">{button}</button></form>",
+            question = w.question,
+            button = w.unsubscribe,
         ),
     )
 }
@@ -263,6 +349,7 @@ pub async fn unsubscribe(
     State(state): State<AppState>,
     AppQuery(q): AppQuery<UnsubscribeQuery>,
 ) -> AppResult<Html<String>> {
+    let lang = subscriber_language(&state, q.t.as_deref()).await;
     if let Some(t) = q.t.filter(|t| !t.is_empty()) {
         let now = now();
         sqlx::query(
@@ -274,9 +361,11 @@ pub async fn unsubscribe(
         .execute(&state.db.pool)
         .await?;
     }
+    let w = words(lang);
     Ok(page(
+        lang,
         &state.site().name,
-        "You have been unsubscribed",
-        "<p>You will not receive further newsletters. You can subscribe again at any time from the website.</p>",
+        w.done_title,
+        &format!("<p>{}</p>", w.done_body),
     ))
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::common::optional;
-use crate::domain::{AmountInput, Email, Money, MoneyView, PaymentStatus, ts};
+use crate::domain::{AmountInput, Email, Language, Money, MoneyView, PaymentStatus, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};
 use crate::payments::{catalogue, orders, settle};
@@ -234,10 +234,11 @@ pub async fn callback(
 }
 
 /// The browser coming back from PayTabs (a form POST). The signature is checked; if the
-/// callback has not arrived yet, PayTabs is queried and the same settlement applies.
+/// callback has not arrived yet, PayTabs is queried and the same settlement applies. The
+/// pages it leads to are in the paying client's language.
 #[utoipa::path(post, path = "/api/payments/paytabs/return", tag = "payments",
     request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "PayTabs' signed return fields"),
-    responses((status = 303, description = "To /payment/success?cart_id=… or /payment/failed?cart_id=…"),
+    responses((status = 303, description = "To /payment/success?cart_id=… or /payment/failed?cart_id=… (under /ar for an Arabic client)"),
               (status = 400, body = ErrorBody, description = "The body is not a form"),
               (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not application/x-www-form-urlencoded")))]
 pub async fn browser_return(
@@ -268,12 +269,20 @@ pub async fn browser_return(
         );
         return Ok(failed);
     }
-    let status: Option<String> =
-        sqlx::query_scalar("SELECT status FROM payment_transactions WHERE cart_id = $1")
-            .bind(&cart_id)
-            .fetch_optional(&state.db.pool)
-            .await?;
-    let Some(mut status) = status.as_deref().and_then(PaymentStatus::parse) else {
+    let found: Option<(String, String)> = sqlx::query_as(
+        "SELECT t.status, u.preferred_language FROM payment_transactions t JOIN users u ON u.id = t.client_id
+          WHERE t.cart_id = $1",
+    )
+    .bind(&cart_id)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let Some((status, language)) = found else {
+        return Ok(failed);
+    };
+    let language = Language::parse(&language).unwrap_or_default();
+    let failed =
+        Redirect::to(&language.page(base, &format!("/payment/failed?cart_id={encoded_cart}")));
+    let Some(mut status) = PaymentStatus::parse(&status) else {
         return Ok(failed);
     };
     if status == PaymentStatus::Pending {
@@ -299,7 +308,7 @@ pub async fn browser_return(
     Ok(if status == PaymentStatus::Failed {
         failed
     } else {
-        Redirect::to(&format!("{base}/payment/success?cart_id={encoded_cart}"))
+        Redirect::to(&language.page(base, &format!("/payment/success?cart_id={encoded_cart}")))
     })
 }
 
@@ -311,6 +320,7 @@ pub struct PaymentView {
     status: PaymentStatus,
     /// `individual` or `group`.
     package_type: String,
+    /// In the signed-in reader's language.
     package_name: String,
     sessions: i64,
     amount: MoneyView,
@@ -338,10 +348,10 @@ async fn view(state: &AppState, row: TxRow, user: &AuthUser) -> AppResult<Json<P
         // The same answer as for a cart that does not exist.
         return Err(AppError::NotFound("Payment not found".into()));
     }
+    // In the reader's language.
     let package_name = state
         .catalogue
-        .package(&row.package_id)
-        .map(|p| p.name)
+        .package_name(&row.package_id, user.language)
         .unwrap_or(row.package_id);
     Ok(Json(PaymentView {
         order_id: row.cart_id.clone(),

@@ -1,7 +1,8 @@
 //! Receipts (issue 14 point 5): every payment record has one, which its owner and the admin can
 //! open (anyone else: 404, as if it did not exist) and print or save as PDF from the browser
 //! (`/receipt?id=…`). Payments the admin records email their receipt here; online purchases
-//! link to it from their purchase email.
+//! link to it from their purchase email. The package is named in the reader's language: the
+//! signed-in viewer's on the page, the client's in the email.
 
 use axum::Json;
 use axum::extract::State;
@@ -9,8 +10,9 @@ use serde::Serialize;
 use sqlx::AnyConnection;
 use utoipa::ToSchema;
 
+use crate::domain::accounts::language_of;
 use crate::domain::receipts::{display_number, issue};
-use crate::domain::{MoneyView, RecordId, parse_ts};
+use crate::domain::{Language, MoneyView, RecordId, parse_ts};
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AuthUser};
@@ -42,7 +44,7 @@ pub struct ReceiptView {
     client_name: String,
     client_email: String,
     /// The package's name for an online purchase; "Coaching sessions" for a payment the admin
-    /// recorded.
+    /// recorded. In the signed-in viewer's language.
     package: String,
     sessions: i64,
     amount: MoneyView,
@@ -71,13 +73,20 @@ struct ReceiptRow {
     package_id: Option<String>,
 }
 
-/// What a receipt of a payment the admin recorded calls its package.
-const OFFLINE_PACKAGE: &str = "Coaching sessions";
+/// What a receipt of a payment the admin recorded calls its package, in `lang`.
+fn offline_package(lang: Language) -> &'static str {
+    match lang {
+        Language::En => "Coaching sessions",
+        Language::Ar => "جلسات كوتشينج",
+    }
+}
 
+/// A payment's receipt, its package named in `lang`, and its client's id.
 async fn load(
     conn: &mut AnyConnection,
     state: &AppState,
     id: &str,
+    lang: Language,
 ) -> AppResult<Option<(ReceiptView, String)>> {
     let row: Option<ReceiptRow> = sqlx::query_as(
         "SELECT r.number, r.issued_at, pr.id, pr.client_id, pr.amount, pr.currency, pr.sessions_purchased,
@@ -95,10 +104,9 @@ async fn load(
     let package = match &r.package_id {
         Some(package_id) => state
             .catalogue
-            .package(package_id)
-            .map(|p| p.name)
+            .package_name(package_id, lang)
             .unwrap_or_else(|| package_id.clone()),
-        None => OFFLINE_PACKAGE.to_string(),
+        None => offline_package(lang).to_string(),
     };
     let view = ReceiptView {
         receipt_number: display_number(r.number),
@@ -139,7 +147,7 @@ pub async fn receipt(
     let not_found = || AppError::NotFound("Receipt not found".into());
     let id = RecordId::parse(&raw_id).ok_or_else(not_found)?;
     let mut conn = state.db.reader().acquire().await?;
-    let (view, owner) = load(&mut conn, &state, id.as_str())
+    let (view, owner) = load(&mut conn, &state, id.as_str(), user.language)
         .await?
         .ok_or_else(not_found)?;
     if owner != user.user_id && !user.is_admin() {
@@ -148,9 +156,9 @@ pub async fn receipt(
     Ok(Json(view))
 }
 
-/// The receipt page of a payment.
-pub fn receipt_url(state: &AppState, payment_id: &str) -> String {
-    crate::domain::receipts::page_url(&state.config.public_base_url, payment_id)
+/// The receipt page of a payment, in `lang`.
+pub fn receipt_url(state: &AppState, payment_id: &str, lang: Language) -> String {
+    crate::domain::receipts::page_url(&state.config.public_base_url, payment_id, lang)
 }
 
 /// Issues the receipt of a payment the admin recorded and emails it to the client, in the
@@ -161,10 +169,16 @@ pub async fn issue_and_send(
     payment_id: &str,
 ) -> AppResult<()> {
     issue(&mut *conn, payment_id).await?;
-    let (view, _) = load(&mut *conn, state, payment_id)
+    let client: String = sqlx::query_scalar("SELECT client_id FROM payment_records WHERE id = $1")
+        .bind(payment_id)
+        .fetch_one(&mut *conn)
+        .await?;
+    let lang = language_of(&mut *conn, &client).await?;
+    let (view, _) = load(&mut *conn, state, payment_id, lang)
         .await?
         .ok_or_else(|| anyhow::anyhow!("the payment {payment_id} has no receipt"))?;
     let mail = templates::payment_receipt(
+        lang,
         &state.site().name,
         &view.client_email,
         &view.client_name,
@@ -176,7 +190,7 @@ pub async fn issue_and_send(
             currency: &view.amount.currency,
             method: &view.payment_method,
         },
-        &receipt_url(state, payment_id),
+        &receipt_url(state, payment_id, lang),
     );
     enqueue(conn, &mail).await?;
     Ok(())

@@ -32,6 +32,7 @@ pub async fn send_reminders(state: &AppState) -> anyhow::Result<usize> {
         .filter_map(|row| {
             let details = ctx.stored_details(&row.booking)?;
             Some(templates::booking_reminder(
+                row.language,
                 &site.name,
                 &row.email,
                 &row.full_name,

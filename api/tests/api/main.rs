@@ -15,6 +15,7 @@ mod exports;
 mod hot_reads;
 mod invitations;
 mod keep_alive;
+mod languages;
 mod limits;
 mod lots;
 mod needs_attention;

@@ -157,6 +157,7 @@ async fn the_openapi_document_lists_every_route_with_its_errors() {
         "/api/auth/password-reset",
         "/api/auth/password-reset/confirm",
         "/api/auth/password",
+        "/api/auth/language",
         "/api/contact",
         "/api/newsletter/subscribe",
         "/api/newsletter/confirm",

@@ -39,14 +39,25 @@ impl ReceivedMail {
         })
     }
 
+    /// The Subject, decoded (a non-ASCII subject travels as RFC 2047 encoded words).
     pub fn subject(&self) -> String {
-        self.header("Subject").unwrap_or_default()
+        decode_words(&self.header("Subject").unwrap_or_default())
     }
 
     /// The decoded text/plain part.
     pub fn text(&self) -> String {
+        self.part("text/plain")
+    }
+
+    /// The decoded text/html part.
+    pub fn html(&self) -> String {
+        self.part("text/html")
+    }
+
+    /// The decoded attachment or part of this content type (e.g. `text/calendar`).
+    pub fn part(&self, content_type: &str) -> String {
         let lower = self.raw.to_ascii_lowercase();
-        let Some(start) = lower.find("content-type: text/plain") else {
+        let Some(start) = lower.find(&format!("content-type: {content_type}")) else {
             return String::new();
         };
         let part = &self.raw[start..];
@@ -76,6 +87,51 @@ impl ReceivedMail {
             .find(prefix)
             .unwrap_or_else(|| panic!("no link {prefix} in:\n{text}"));
         text[start..].split_whitespace().next().unwrap().to_string()
+    }
+}
+
+/// A header's RFC 2047 encoded words (`=?utf-8?b?…?=`, `=?utf-8?q?…?=`) decoded; the space
+/// between two encoded words is not part of the text.
+fn decode_words(s: &str) -> String {
+    use base64::Engine;
+    let mut out = String::new();
+    let mut pending: Vec<u8> = Vec::new();
+    let mut rest = s;
+    loop {
+        let Some(i) = rest.find("=?") else {
+            out.push_str(&String::from_utf8_lossy(&std::mem::take(&mut pending)));
+            out.push_str(rest);
+            return out;
+        };
+        let (before, after) = (&rest[..i], &rest[i + 2..]);
+        let word = (|| {
+            let (_charset, r) = after.split_once('?')?;
+            let (encoding, r) = r.split_once('?')?;
+            let (text, r) = r.split_once("?=")?;
+            Some((encoding.to_ascii_lowercase(), text, r))
+        })();
+        let Some((encoding, text, r)) = word else {
+            out.push_str(&String::from_utf8_lossy(&std::mem::take(&mut pending)));
+            out.push_str(&rest[..i + 2]);
+            rest = after;
+            continue;
+        };
+        // Only the space between two encoded words is dropped.
+        let between_words = before.trim().is_empty() && !pending.is_empty();
+        if !between_words {
+            out.push_str(&String::from_utf8_lossy(&std::mem::take(&mut pending)));
+            out.push_str(before);
+        }
+        if encoding == "b" {
+            pending.extend(
+                base64::engine::general_purpose::STANDARD
+                    .decode(text)
+                    .unwrap_or_default(),
+            );
+        } else {
+            pending.extend(decode_qp(&text.replace('_', " ")).into_bytes());
+        }
+        rest = r;
     }
 }
 

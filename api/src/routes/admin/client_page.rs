@@ -1,4 +1,5 @@
-//! The coach's view of one client (issue 14 point 4): profile (edit name, phone, role), credits
+//! The coach's view of one client (issue 14 point 4): profile (edit name, phone, role, the
+//! language of the client's emails), credits
 //! and the ledger, payments with their receipts (sessions come from /api/admin/sessions?clientId),
 //! credit adjustments with a reason (through `credits::adjust`), and deactivation: a deactivated
 //! account is signed out everywhere and cannot sign in; its history stays.
@@ -12,10 +13,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::domain::accounts::Role;
+use crate::domain::accounts::set_language;
 use crate::domain::credits::{self, Applied, MAX_CREDITS_PER_CHANGE};
 use crate::domain::receipts::display_number;
 use crate::domain::validity::Validity;
-use crate::domain::{MoneyView, Notes, PersonName, Phone, RecordId, new_id, now};
+use crate::domain::{Language, MoneyView, Notes, PersonName, Phone, RecordId, new_id, now};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson, AppPath};
 use crate::routes::dashboard::{AccountView, account};
@@ -73,6 +75,8 @@ pub struct ClientDetailView {
     email_confirmed: bool,
     /// Set when the account is deactivated: no sign-in, no sessions.
     deactivated_at: Option<String>,
+    /// The language the client's emails are written in.
+    language: Language,
     account: AccountView,
     /// Newest first.
     ledger: Vec<LedgerEntryView>,
@@ -93,6 +97,8 @@ struct ProfileRow {
     created_at: String,
     email_confirmed_at: Option<String>,
     deactivated_at: Option<String>,
+    #[sqlx(try_from = "String")]
+    preferred_language: Language,
 }
 
 fn not_found() -> AppError {
@@ -106,7 +112,8 @@ fn user_id(raw: &str) -> AppResult<RecordId> {
 async fn detail(state: &AppState, id: &str) -> AppResult<ClientDetailView> {
     let pool = &state.db.pool;
     let p: ProfileRow = sqlx::query_as(
-        "SELECT p.user_id, p.full_name, p.email, p.phone, p.role, p.created_at, u.email_confirmed_at, u.deactivated_at
+        "SELECT p.user_id, p.full_name, p.email, p.phone, p.role, p.created_at, u.email_confirmed_at, u.deactivated_at,
+                u.preferred_language
            FROM profiles p JOIN users u ON u.id = p.user_id WHERE p.user_id = $1",
     )
     .bind(id)
@@ -144,6 +151,7 @@ async fn detail(state: &AppState, id: &str) -> AppResult<ClientDetailView> {
         created_at: p.created_at,
         email_confirmed: p.email_confirmed_at.is_some(),
         deactivated_at: p.deactivated_at,
+        language: p.preferred_language,
         ledger,
         payments: payments
             .into_iter()
@@ -181,6 +189,9 @@ pub struct EditProfile {
     phone: Option<String>,
     /// admin or client.
     role: Option<String>,
+    /// The language of the client's emails, `en` or `ar`; absent keeps it.
+    #[schema(value_type = Option<Language>)]
+    language: Option<String>,
 }
 
 #[utoipa::path(put, path = "/api/admin/clients/{id}", tag = "admin", params(("id" = String, Path)), request_body = EditProfile,
@@ -198,22 +209,28 @@ pub async fn edit_profile(
     let phone = Phone::parse_optional("phone", body.phone.as_deref())?;
     let role = Role::parse(body.role.as_deref().map(str::trim).unwrap_or(""))
         .ok_or_else(|| AppError::field("role", "Role must be admin or client"))?;
+    let language = Language::parse_field("language", body.language.as_deref())?;
     if id.as_str() == admin.user_id && role != Role::Admin {
         return Err(AppError::Conflict(
             "You cannot remove your own admin role".into(),
         ));
     }
+    let mut tx = state.db.pool.begin().await?;
     let updated =
         sqlx::query("UPDATE profiles SET full_name = $1, phone = $2, role = $3 WHERE user_id = $4")
             .bind(name.as_str())
             .bind(phone.as_ref().map(Phone::as_str))
             .bind(role.as_str())
             .bind(id.as_str())
-            .execute(&state.db.pool)
+            .execute(&mut *tx)
             .await?;
     if updated.rows_affected() == 0 {
         return Err(not_found());
     }
+    if let Some(language) = language {
+        set_language(&mut tx, id.as_str(), language).await?;
+    }
+    tx.commit().await?;
     tracing::info!(user_id = id.as_str(), by = %admin.user_id, "profile edited by an admin");
     Ok(Json(detail(&state, id.as_str()).await?))
 }

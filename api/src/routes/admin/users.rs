@@ -18,8 +18,8 @@ use crate::domain::money::AmountError;
 use crate::domain::payments::{OfflinePayment, record_offline_payment};
 use crate::domain::validity::Validity;
 use crate::domain::{
-    AmountInput, Email, FieldError, Money, Notes, Password, PersonName, Phone, hash_password,
-    new_token, now, ts,
+    AmountInput, Email, FieldError, Language, Money, Notes, Password, PersonName, Phone,
+    hash_password, new_token, now, ts,
 };
 use crate::email::{enqueue, templates};
 use crate::error::{AppError, AppResult, ErrorBody};
@@ -50,6 +50,9 @@ pub struct CreateUser {
     /// How many months the initial credits last, 1 to 60 (default: settings
     /// `credits.default_validity_months`).
     validity_months: Option<i64>,
+    /// The language of the user's emails: `en` (default) or `ar`.
+    #[schema(value_type = Option<Language>)]
+    language: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -75,6 +78,7 @@ struct CheckedUser {
     /// `None`: today in the coach's time zone (the handler knows the day).
     day: Option<NaiveDate>,
     notes: Option<Notes>,
+    language: Language,
 }
 
 /// The refused fields of one payload: the first failing rule of a field is its message.
@@ -126,6 +130,7 @@ impl TryFrom<CreateUser> for CheckedUser {
             body.payment_notes.as_deref(),
             2_000,
         ));
+        let language = problems.keep(Language::parse_field("language", body.language.as_deref()));
         // Every `None` above noted its field's problem.
         let checked = (|| {
             Some(CheckedUser {
@@ -139,6 +144,7 @@ impl TryFrom<CreateUser> for CheckedUser {
                 method: method?,
                 day: day?,
                 notes: notes?,
+                language: language?.unwrap_or_default(),
             })
         })();
         match checked {
@@ -284,6 +290,7 @@ async fn insert_account(
         password_hash,
         role: user.role,
         email_confirmed: false,
+        language: user.language,
     };
     insert_user(conn, &new_user).await?.ok_or_else(|| {
         AppError::Conflict("A user with this email address has already been registered".into())
@@ -375,8 +382,12 @@ async fn send_welcome(
         .bind(now)
         .execute(&mut *conn)
         .await?;
-    let link = format!("{}/auth?reset={token}", state.config.public_base_url);
+    let link = user.language.page(
+        &state.config.public_base_url,
+        &format!("/auth?reset={token}"),
+    );
     let welcome = templates::welcome_set_password(
+        user.language,
         &state.site().name,
         user.email.as_str(),
         user.full_name.as_str(),
