@@ -1,8 +1,12 @@
 // Builds the islands: one ESM entry per island plus the runtime, code-split (React and the
 // libraries land in shared chunks), minified, content-hashed. Writes dist/manifest.json
-// (island → file and the chunks it imports, for modulepreload) and prints a size report.
+// (island → file and the chunks it imports, for modulepreload; and per language the message
+// chunks it loads, `messages.en` / `messages.ar`) and prints a size report per language.
+// The message catalogues (src/i18n) are compiled to FormatJS's AST as they are bundled
+// (./messages.mjs): the browser never parses ICU text (src/lib/messageformat runs the AST).
 // `site build` runs this; it is also `npm run build`.
 import { build } from "esbuild";
+import { esbuildMessages } from "./messages.mjs";
 import { existsSync, readdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { basename, join } from "node:path";
@@ -33,6 +37,10 @@ const result = await build({
   entryNames: "[name]-[hash]",
   chunkNames: "chunk-[hash]",
   define: { "process.env.NODE_ENV": '"production"' },
+  plugins: [esbuildMessages()],
+  // Arabic messages as UTF-8, not \u escapes (a third of the bytes); module scripts are always
+  // decoded as UTF-8.
+  charset: "utf8",
   legalComments: "none",
   metafile: true,
   logLevel: "warning",
@@ -52,6 +60,20 @@ function imports(out, seen = new Set()) {
   return seen;
 }
 const gz = (p) => gzipSync(readFileSync(join(here, p))).length;
+/** The message chunks: output → [language, namespace], for the chunks built from src/i18n/<lang>/<ns>.json. */
+const messageChunk = new Map();
+for (const [out, meta] of Object.entries(outputs)) {
+  const m = /(?:^|\/)src\/i18n\/([a-z]{2})\/(\w+)\.json$/.exec(meta.entryPoint ?? "");
+  if (m) messageChunk.set(`${m[1]}/${m[2]}`, out);
+}
+const LANGS = [...new Set([...messageChunk.keys()].map((k) => k.split("/")[0]))].sort();
+/** The namespaces an island shows at first: `mountIsland(X, ["admin", …])` (and `common`). */
+function namespacesOf(island) {
+  const src = readFileSync(join(islandDir, `${island}.tsx`), "utf8");
+  const list = /mountIsland\(\w+(?:,\s*\[([^\]]*)\])?\)/.exec(src);
+  if (!list) throw new Error(`src/islands/${island}.tsx: no mountIsland(…) call`);
+  return ["common", ...(list[1] ?? "").split(",").map((s) => s.trim().replace(/^"|"$/g, "")).filter(Boolean)];
+}
 const manifest = { runtime: name(fileOf("src/runtime.ts")), page: null, page_imports: [], islands: {} };
 if (pageScript) {
   // The page script's shared chunks are preloaded beside it, so they do not wait for it to
@@ -64,23 +86,60 @@ const report = [];
 for (const island of islands) {
   const out = fileOf(`src/islands/${island}.tsx`);
   const deps = [...imports(out)];
-  manifest.islands[island] = { file: name(out), imports: deps.map(name) };
   const files = [out, ...deps];
+  // The message chunks it loads on a page of each language (for modulepreload).
+  const messages = Object.fromEntries(
+    LANGS.map((l) => [
+      l,
+      namespacesOf(island).map((ns) => {
+        const chunk = messageChunk.get(`${l}/${ns}`);
+        if (!chunk) throw new Error(`${island}: no ${l} messages for namespace ${ns} (src/i18n/${l}/${ns}.json)`);
+        return chunk;
+      }),
+    ]),
+  );
+  manifest.islands[island] = {
+    file: name(out),
+    imports: deps.map(name),
+    messages: Object.fromEntries(Object.entries(messages).map(([l, chunks]) => [l, chunks.map(name)])),
+  };
   const min = files.reduce((n, f) => n + outputs[f].bytes, 0);
   const zipped = files.reduce((n, f) => n + gz(f), 0);
-  report.push([island, min, zipped]);
+  const perLang = Object.fromEntries(
+    Object.entries(messages).map(([l, chunks]) => [l, [chunks.reduce((n, f) => n + outputs[f].bytes, min), chunks.reduce((n, f) => n + gz(f), zipped)]]),
+  );
+  report.push([island, perLang]);
 }
 writeFileSync(join(dist, "manifest.json"), JSON.stringify(manifest, null, 2));
 const kb = (n) => (n / 1024).toFixed(1).padStart(6) + " KB";
-console.log("island              JS min    JS gzip   (with the chunks it imports)");
-for (const [island, min, zipped] of report) console.log(`${island.padEnd(18)} ${kb(min)} ${kb(zipped)}`);
+console.log(`island             ${LANGS.map((l) => `${l}: JS min    JS gzip`).join("   ")}   (with its chunks and messages)`);
+for (const [island, perLang] of report) {
+  console.log(`${island.padEnd(18)} ${LANGS.map((l) => `    ${kb(perLang[l][0])} ${kb(perLang[l][1])}`).join("   ")}`);
+}
 const runtime = fileOf("src/runtime.ts");
 console.log(`${"runtime".padEnd(18)} ${kb(outputs[runtime].bytes)} ${kb(gz(runtime))}`);
 if (pageScript) {
-  // Content pages: the page script and everything it may import (the forms chunk on submit).
+  // Content pages: the page script, its chunks, and what it may load (the forms' code on the
+  // first submit; a language's texts on a page in that language), per language.
   const site = fileOf("src/page/site.ts");
-  const all = [site, ...outputs[site].imports.map((i) => i.path)];
-  const min = all.reduce((n, f) => n + outputs[f].bytes, 0);
-  const zipped = all.reduce((n, f) => n + gz(f), 0);
-  console.log(`${"content page JS".padEnd(18)} ${kb(min)} ${kb(zipped)}   (no React)`);
+  const langOf = (f) => /(?:^|\/)src\/i18n\/([a-z]{2})\//.exec(outputs[f].entryPoint ?? "")?.[1];
+  const reach = (l) => {
+    const seen = new Set();
+    const visit = (f) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const i of outputs[f].imports) {
+        const other = langOf(i.path);
+        if (other === undefined || other === l) visit(i.path);
+      }
+    };
+    visit(site);
+    return [...seen];
+  };
+  for (const l of LANGS) {
+    const all = reach(l);
+    const min = all.reduce((n, f) => n + outputs[f].bytes, 0);
+    const zipped = all.reduce((n, f) => n + gz(f), 0);
+    console.log(`${`content page JS ${l}`.padEnd(18)} ${kb(min)} ${kb(zipped)}   (no React; with the forms' code)`);
+  }
 }

@@ -6,8 +6,10 @@
 #             + Noto Naskh Arabic for Arabic         @fontsource-variable/noto-naskh-arabic
 #   text      Inter (variable weight)                @fontsource-variable/inter
 #             + Noto Sans Arabic for Arabic          @fontsource-variable/noto-sans-arabic
-# Only the per-subset files for Latin and Arabic are copied; themes/default/assets/css/fonts.css
+# Only the per-subset files for Latin and Arabic are copied; themes/default/assets/css/site.css
 # gives each its unicode-range, so a page downloads the Arabic faces only when it shows Arabic.
+# The Arabic files go to themes/default/fonts-src/ (not published), and scripts/subset-fonts.sh
+# writes their subsets (the characters of the site's Arabic texts) to assets/fonts/.
 #
 # Usage: scripts/fonts.sh   (needs npm; installs into a temporary folder, not the repository)
 set -euo pipefail
@@ -28,15 +30,16 @@ for p in "${packages[@]}"; do
   [ "$installed" = "$version" ] || echo "note: @fontsource-variable/$p is $installed (fonts.css was written for $version)"
 done
 
-mkdir -p "$dest"
-copy() { # package subset
-  cp "node_modules/@fontsource-variable/$1/files/$1-$2-wght-normal.woff2" "$dest/"
+mkdir -p "$dest" "$root/themes/default/fonts-src"
+copy() { # package subset [folder]
+  cp "node_modules/@fontsource-variable/$1/files/$1-$2-wght-normal.woff2" "${3:-$dest}/"
 }
 copy playfair-display latin
 copy inter latin
-copy noto-naskh-arabic arabic
-copy noto-sans-arabic arabic
+copy noto-naskh-arabic arabic "$root/themes/default/fonts-src"
+copy noto-sans-arabic arabic "$root/themes/default/fonts-src"
 for p in "${packages[@]}"; do
   cp "node_modules/@fontsource-variable/$p/LICENSE" "$dest/LICENSE-$p.txt"
 done
+"$root/scripts/subset-fonts.sh"
 ls -l "$dest"

@@ -44,6 +44,9 @@ TEST_DATABASE=postgres cargo test --locked -p api --test api 2>&1 | tee -a "$log
 echo "== the running API against its OpenAPI document: schemathesis on SQLite and PostgreSQL"
 ./scripts/schemathesis.sh
 
+echo "== the Arabic font subsets hold every Arabic character of the texts"
+./scripts/subset-fonts.sh --check
+
 echo "== the real content: validation and internal links"
 cargo run --quiet --locked -p generator -- check
 

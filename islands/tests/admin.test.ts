@@ -16,7 +16,7 @@ import {
   CREATE_USER_FIELDS,
   type CreateUserForm,
   type PhoneBookingForm,
-  REQUIRED_FIELDS_MESSAGE,
+  requiredFieldsMessage,
   addPaymentDefaults,
   createUserDefaults,
   isUrlOrEmpty,
@@ -68,8 +68,11 @@ describe("create user (spec §5)", () => {
         paymentDate: "2026-11-21",
         paymentNotes: null,
         validityMonths: null,
+        // The admin page's language (English here) unless the admin picks another.
+        language: "en",
       },
     });
+    expect(validateCreateUser(user({ language: "ar" }))).toMatchObject({ ok: true, payload: { language: "ar" } });
   });
 
   it("uses the spec's messages", () => {
@@ -153,8 +156,8 @@ describe("add payment (spec §5)", () => {
     const r = validateAddPayment({ ...filled, clientId: "", amount: "", paymentDate: "" });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.message).toBe(REQUIRED_FIELDS_MESSAGE);
-    expect(REQUIRED_FIELDS_MESSAGE).toBe("Please fill in all required fields");
+    expect(r.message).toBe(requiredFieldsMessage());
+    expect(requiredFieldsMessage()).toBe("Please fill in all required fields");
     expect(Object.keys(r.errors).sort()).toEqual(["amount", "clientId", "paymentDate"]);
   });
 

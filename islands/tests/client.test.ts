@@ -1,24 +1,17 @@
 import { urlOf } from "../src/lib/api";
 import { describe, expect, it } from "vitest";
 import {
-  POLL_INTERVAL_MS,
-  POLL_LIMIT_MS,
   STATUS_FILTERS,
-  VERIFY_DELAY_MS,
-  cartIdFrom,
   dashboardQuery,
   emptySessionsText,
-  failedPath,
   filterLabel,
   joinLink,
-  packageQuantity,
-  packageQuantityLabel,
   receiptPath,
   schedulerLinkText,
   sessionTitle,
-  verifyStep,
   webUrl,
 } from "../src/lib/client-views";
+import { POLL_INTERVAL_MS, POLL_LIMIT_MS, VERIFY_DELAY_MS, cartIdFrom, failedPath, packageQuantity, packageQuantityLabel, verifyStep } from "../src/lib/payment-views";
 import type { PaymentRecordView } from "../src/api/types";
 
 describe("dashboard session filter (spec §2)", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { accountLink, signedInHint } from "../src/lib/hint";
+import { accountLink } from "../src/lib/account-link";
+import { signedInHint } from "../src/lib/hint";
 
 describe("the header's signed-in hint", () => {
   it("reads client or admin from the API's hint cookie, and nothing else", () => {

@@ -5,6 +5,7 @@ import { redirectFor, type Session } from "../src/lib/session";
 const as = (role: "admin" | "client"): Session => ({
   user: { id: "u", email: "a@b.com", email_confirmed: true },
   profile: { user_id: "u", full_name: "A", email: "a@b.com", phone: null, role },
+  language: "en",
 });
 
 describe("formats", () => {

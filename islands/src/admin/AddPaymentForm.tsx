@@ -6,23 +6,22 @@ import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import type { ClientRow } from "../api/types";
 import { ApiError, GET, POST } from "../lib/api";
-import { shortDate } from "../lib/format";
+import { credits, sessions, shortDate } from "../lib/format";
 import { Form, FormField, lazySchema, showServerErrors, useZodForm } from "../lib/form";
+import { localPath, t } from "../lib/i18n";
 import {
   ADD_PAYMENT_FIELDS,
   type AddPaymentForm as Values,
   type AddPaymentPayload,
   PAYMENT_METHODS,
-  REQUIRED_FIELDS_MESSAGE,
   addPaymentDefaults,
   addPaymentMessage,
+  requiredFieldsMessage,
 } from "./fields";
 import { label } from "./helpers";
 import { ValidityField } from "./ValidityField";
 
-const rules = lazySchema(() => import("./validation").then((m) => m.addPaymentSchema));
-const credits = (n: number) => `${n} ${n === 1 ? "credit" : "credits"}`;
-const sessions = (n: number) => `${n} ${n === 1 ? "session" : "sessions"}`;
+const rules = lazySchema(() => import("./add-payment-rules").then((m) => m.addPaymentSchema));
 const Input = FormField<Values>;
 
 export function AddPaymentForm({ clients, onClients }: { clients: ClientRow[]; onClients: (clients: ClientRow[]) => void }) {
@@ -37,12 +36,12 @@ export function AddPaymentForm({ clients, onClients }: { clients: ClientRow[]; o
     const messages = Object.fromEntries(Object.entries(errors).map(([k, e]) => [k, e?.message])) as Partial<Record<keyof Values, string>>;
     const message = addPaymentMessage(messages) ?? null;
     setFormError(message);
-    if (message === REQUIRED_FIELDS_MESSAGE) toast.error("Error", { description: REQUIRED_FIELDS_MESSAGE });
+    if (message === requiredFieldsMessage()) toast.error(t("common.error.title"), { description: message });
   }
 
   async function submit(payload: AddPaymentPayload) {
     setFormError(null);
-    const name = client?.full_name ?? "The client";
+    const name = client?.full_name ?? t("admin.theClientCap");
     try {
       const recorded = await POST("/api/admin/payments", payload);
       // The credits now available, from the refreshed list (or worked out if it fails).
@@ -54,15 +53,20 @@ export function AddPaymentForm({ clients, onClients }: { clients: ClientRow[]; o
       } catch {
         // Keep the worked-out figure.
       }
-      toast.success("Payment Added", {
-        description: `${sessions(payload.sessionsPurchased)} added for ${name}, usable through ${shortDate(recorded.expiresOn)}. ${credits(available)} now available.`,
+      toast.success(t("admin.pay.added"), {
+        description: t("admin.pay.addedText", {
+          sessions: sessions(payload.sessionsPurchased),
+          name,
+          date: shortDate(recorded.expiresOn),
+          credits: credits(available),
+        }),
       });
       form.reset();
     } catch (err) {
       const server = err instanceof ApiError ? err.message : "";
       if (err instanceof ApiError) showServerErrors(form, err.fields, ADD_PAYMENT_FIELDS);
-      setFormError(server || "Failed to add payment record.");
-      toast.error("Error", { description: server ? `Failed to add payment record. ${server}` : "Failed to add payment record." });
+      setFormError(server || t("admin.pay.failed"));
+      toast.error(t("common.error.title"), { description: server ? t("admin.pay.failedWith", { message: server }) : t("admin.pay.failed") });
     }
   }
 
@@ -74,9 +78,9 @@ export function AddPaymentForm({ clients, onClients }: { clients: ClientRow[]; o
         </div>
       ) : null}
       <Form form={form} className="form admin-form" onSubmit={submit} onInvalid={refused} onChange={() => setFormError(null)} aria-busy={busy}>
-        <Input name="clientId" id="ap-client" label="Client" describedBy={client ? "ap-client-credits" : undefined}>
+        <Input name="clientId" id="ap-client" label={t("admin.col.client")} describedBy={client ? "ap-client-credits" : undefined}>
           <select className="input">
-            <option value="">Select a client</option>
+            <option value="">{t("admin.selectClient")}</option>
             {clients.map((c) => (
               <option key={c.user_id} value={c.user_id}>
                 {c.full_name} ({c.email})
@@ -86,22 +90,22 @@ export function AddPaymentForm({ clients, onClients }: { clients: ClientRow[]; o
         </Input>
         {client ? (
           <p className="field__hint admin-hint" id="ap-client-credits">
-            {client.full_name} has {credits(client.available_credits)} available of {client.total_credits} purchased.
+            {t("admin.pay.clientCredits", { name: client.full_name, credits: credits(client.available_credits), total: client.total_credits })}
           </p>
         ) : null}
         <div className="form__row">
-          <Input name="amount" id="ap-amount" label="Amount" hint="In EGP, in steps of 0.01 (e.g. 4500.50).">
+          <Input name="amount" id="ap-amount" label={t("admin.pay.amount")} hint={t("admin.pay.amountHint")}>
             <input className="input" type="number" inputMode="decimal" min={0} step={0.01} />
           </Input>
-          <Input name="sessionsPurchased" id="ap-sessions" label="Sessions Purchased">
+          <Input name="sessionsPurchased" id="ap-sessions" label={t("admin.pay.sessions")}>
             <input className="input" type="number" inputMode="numeric" min={1} step={1} />
           </Input>
         </div>
         <div className="form__row">
-          <Input name="paymentDate" id="ap-date" label="Payment Date">
+          <Input name="paymentDate" id="ap-date" label={t("admin.field.paymentDate")}>
             <input className="input" type="date" />
           </Input>
-          <Input name="paymentMethod" id="ap-method" label="Payment Method">
+          <Input name="paymentMethod" id="ap-method" label={t("admin.field.paymentMethod")}>
             <select className="input">
               {PAYMENT_METHODS.map((m) => (
                 <option key={m} value={m}>
@@ -112,20 +116,20 @@ export function AddPaymentForm({ clients, onClients }: { clients: ClientRow[]; o
           </Input>
         </div>
         <div className="form__row">
-          <ValidityField id="ap-validity" hint="Counted from the payment date. The default is the site settings' validity." />
-          <Input name="referenceNumber" id="ap-reference" label="Reference Number (optional)">
+          <ValidityField id="ap-validity" hint={t("admin.pay.validityHint")} />
+          <Input name="referenceNumber" id="ap-reference" label={t("admin.pay.reference")}>
             <input className="input" autoComplete="off" />
           </Input>
         </div>
-        <Input name="notes" id="ap-notes" label="Notes (optional)">
+        <Input name="notes" id="ap-notes" label={t("admin.pay.notes")}>
           <textarea className="input admin-textarea" rows={3} />
         </Input>
         <div className="admin-form__actions">
           <button type="submit" className="btn btn--navy" disabled={busy}>
-            {busy ? "Saving..." : "Add Payment"}
+            {busy ? t("admin.saving") : t("admin.tabs.payments")}
           </button>
-          <a className="btn btn--outline" href="/admin">
-            Cancel
+          <a className="btn btn--outline" href={localPath("/admin")}>
+            {t("common.cancel")}
           </a>
         </div>
       </Form>

@@ -1,6 +1,8 @@
 // The admin dashboard's head: who is signed in, and Sign Out.
 import { useState } from "react";
 import { toast } from "sonner";
+import { t } from "../lib/i18n";
+import { rich } from "../lib/rich";
 import { type Session, go, signOut } from "../lib/session";
 
 export function AdminHead({ session }: { session: Session }) {
@@ -8,7 +10,7 @@ export function AdminHead({ session }: { session: Session }) {
   return (
     <div className="dash-head admin-head">
       <p className="dash-head__name">
-        Signed in as <strong className="admin-head__name">{session.profile.full_name}</strong>
+        {rich("admin.head.signedInAs", { name: session.profile.full_name, strong: (c) => <strong className="admin-head__name">{c}</strong> })}
         <span className="admin-head__email">{session.profile.email}</span>
       </p>
       <button
@@ -22,11 +24,11 @@ export function AdminHead({ session }: { session: Session }) {
             go("/");
           } catch {
             setSigningOut(false);
-            toast.error("Error", { description: "Failed to sign out. Please try again." });
+            toast.error(t("common.error.title"), { description: t("common.signOut.failed") });
           }
         }}
       >
-        {signingOut ? "Signing out..." : "Sign Out"}
+        {signingOut ? t("common.signOut.busy") : t("common.signOut")}
       </button>
     </div>
   );

@@ -6,15 +6,16 @@ import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import * as z from "zod/mini";
 import { ApiError, POST } from "../lib/api";
-import { longDateTime } from "../lib/format";
+import { credits, longDateTime } from "../lib/format";
 import { Form, FormField, showServerErrors, useZodForm } from "../lib/form";
+import { localPath, t } from "../lib/i18n";
+import { rich } from "../lib/rich";
+import { msg } from "../lib/validate";
 import type { BookingView, ClientRow } from "../api/types";
 import { Modal } from "./dialog";
 import { hasCredits, suggestedClient } from "./helpers";
 
-const NO_CREDITS = "This client has no available credits. Please add a payment first.";
-
-const choiceSchema = z.object({ clientId: z.string().check(z.minLength(1, "Please select a client")) });
+const choiceSchema = z.object({ clientId: z.string().check(z.minLength(1, msg("admin.rule.selectClient"))) });
 type Choice = z.infer<typeof choiceSchema>;
 
 export function AssignDialog(props: {
@@ -33,7 +34,7 @@ export function AssignDialog(props: {
   const clientId = useWatch({ control: form.control, name: "clientId" });
   const client = clients.find((c) => c.user_id === clientId);
   const blocked = !!client && !hasCredits(client);
-  const booker = [booking.clientName, booking.clientEmail ? `<${booking.clientEmail}>` : null].filter(Boolean).join(" ") || "an unknown invitee";
+  const booker = [booking.clientName, booking.clientEmail ? `<${booking.clientEmail}>` : null].filter(Boolean).join(" ") || t("admin.assign.unknownInvitee");
 
   function close(next: boolean) {
     if (busy) return;
@@ -42,23 +43,23 @@ export function AssignDialog(props: {
 
   async function submit({ clientId }: Choice) {
     if (blocked) {
-      toast.error("Insufficient Credits", { description: NO_CREDITS });
+      toast.error(t("common.insufficientCredits"), { description: t("admin.noCredits") });
       return;
     }
     try {
       const assigned = await POST("/api/admin/bookings/{id}/assign", { clientId }, { path: { id: booking.id } });
-      toast.success("Booking Assigned", {
-        description: `The session on ${longDateTime(assigned.sessionDate)} is confirmed for ${assigned.clientName ?? client?.full_name ?? "the client"}; one credit was used.`,
+      toast.success(t("admin.assign.done"), {
+        description: t("admin.assign.doneText", { when: longDateTime(assigned.sessionDate), who: assigned.clientName ?? client?.full_name ?? t("admin.theClient") }),
       });
       props.onAssigned();
       props.onOpenChange(false);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409 && err.message === "Insufficient Credits") {
-        toast.error("Insufficient Credits", { description: NO_CREDITS });
+      if (err instanceof ApiError && err.status === 409 && err.apiMessage === "Insufficient Credits") {
+        toast.error(t("common.insufficientCredits"), { description: t("admin.noCredits") });
       } else {
-        const message = err instanceof ApiError ? err.message : "An unexpected error occurred";
+        const message = err instanceof ApiError ? err.message : t("common.error.unexpected");
         if (err instanceof ApiError) showServerErrors(form, err.fields, ["clientId"]);
-        toast.error("Error Assigning Booking", { description: message });
+        toast.error(t("admin.assign.failed"), { description: message });
       }
     }
   }
@@ -67,47 +68,42 @@ export function AssignDialog(props: {
     <Modal
       open={props.open}
       onOpenChange={close}
-      title="Assign to client"
-      description={
-        <>
-          The session on {longDateTime(booking.sessionDate)} was booked by {booker} without proof of who the client is. Assigning it uses one of the chosen
-          client&apos;s credits and confirms it for them.
-        </>
-      }
+      title={t("admin.assign.title")}
+      description={t("admin.assign.text", { when: longDateTime(booking.sessionDate), booker })}
       focusOnClose={props.focusOnClose}
     >
       <Form form={form} className="form admin-form" onSubmit={submit} aria-busy={busy}>
         <FormField<Choice>
           name="clientId"
           id={selectId}
-          label="Client"
+          label={t("admin.col.client")}
           hintDescribes
-          hint={
-            client
-              ? `${client.full_name} has ${client.available_credits} available ${client.available_credits === 1 ? "credit" : "credits"}.`
-              : "The client whose email the invitee typed is chosen when there is one."
-          }
+          hint={client ? t("admin.clientHasCredits", { name: client.full_name, count: client.available_credits }) : t("admin.assign.hint")}
         >
           <select className="input">
-            <option value="">Select a client</option>
+            <option value="">{t("admin.selectClient")}</option>
             {clients.map((c) => (
               <option key={c.user_id} value={c.user_id}>
-                {c.full_name} ({c.email}): {c.available_credits} {c.available_credits === 1 ? "credit" : "credits"}
+                {t("admin.clientOption", { name: c.full_name, email: c.email, credits: credits(c.available_credits) })}
               </option>
             ))}
           </select>
         </FormField>
         {blocked ? (
           <div className="notice notice--error" role="alert">
-            <strong>Insufficient Credits.</strong> {client.full_name} has no available credits. <a href="/admin/add-payment">Add a payment</a> first.
+            {rich("admin.blocked", {
+              name: client.full_name,
+              strong: (c) => <strong>{c}</strong>,
+              link: (c) => <a href={localPath("/admin/add-payment")}>{c}</a>,
+            })}
           </div>
         ) : null}
         <div className="dialog-actions">
           <button type="button" className="btn btn--outline btn--sm" onClick={() => close(false)} disabled={busy}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="btn btn--navy btn--sm" disabled={busy || blocked} aria-busy={busy}>
-            {busy ? "Assigning..." : "Assign and use 1 credit"}
+            {busy ? t("admin.assign.busy") : t("admin.assign.confirm")}
           </button>
         </div>
       </Form>

@@ -3,35 +3,36 @@
 // recent bookings.
 import type { BookingView } from "../api/types";
 import { longDateTime, shortDate } from "../lib/format";
+import { t } from "../lib/i18n";
 import { label } from "./helpers";
 import { preloadDialogs } from "./lazy";
 import { AdminBadge, DialogButton, RowActions } from "./parts";
 import { type Column, Table } from "./Table";
 
 /** Who booked: the invitee's name or email. */
-export const bookedBy = (b: BookingView) => b.clientName || b.clientEmail || "Unknown invitee";
+export const bookedBy = (b: BookingView) => b.clientName || b.clientEmail || t("admin.bookings.unknownInvitee");
 
-const LOADING = (
+const loading = () => (
   <p className="admin-muted" role="status">
-    Loading bookings…
+    {t("admin.bookings.loading")}
   </p>
 );
 
-const session: Column<BookingView> = {
-  header: "Session",
+const session = (): Column<BookingView> => ({
+  header: t("admin.col.session"),
   cell: (b) => (
     <>
       {longDateTime(b.sessionDate)}
       {b.sessionNotes ? <span className="admin-table__sub">{b.sessionNotes}</span> : null}
     </>
   ),
-};
-const status: Column<BookingView> = { header: "Status", cell: (b) => <AdminBadge status={b.status} /> };
+});
+const status = (): Column<BookingView> => ({ header: t("admin.col.status"), cell: (b) => <AdminBadge status={b.status} /> });
 
 export function NeedsAttentionTable({ rows, onAssign, onCancel }: { rows: BookingView[] | null; onAssign: (b: BookingView) => void; onCancel: (b: BookingView) => void }) {
   const columns: Column<BookingView>[] = [
     {
-      header: "Booked by",
+      header: t("admin.col.bookedBy"),
       rowHeader: true,
       className: "admin-table__name",
       cell: (b) => (
@@ -41,28 +42,30 @@ export function NeedsAttentionTable({ rows, onAssign, onCancel }: { rows: Bookin
         </>
       ),
     },
-    session,
-    status,
+    session(),
+    status(),
     {
-      header: "Why",
+      header: t("admin.col.why"),
       cell: (b) => (
         <>
-          {b.clientId ? "The client had no credit" : "Not assigned: no proof of the client"}
-          {b.disownedAt ? <span className="admin-table__sub">The client with this email said it wasn&apos;t them.</span> : null}
+          {b.clientId ? t("admin.bookings.whyNoCredit") : t("admin.bookings.whyNoProof")}
+          {b.disownedAt ? <span className="admin-table__sub">{t("admin.bookings.disowned")}</span> : null}
         </>
       ),
     },
     {
-      header: "Actions",
+      header: t("admin.col.actions"),
       hiddenHeader: true,
       className: "admin-table__actions",
       cell: (b) => (
         <RowActions>
           <DialogButton className="btn btn--sm btn--navy" preload={preloadDialogs} onOpen={() => onAssign(b)}>
-            Assign to client<span className="visually-hidden">: the session booked by {bookedBy(b)} on {longDateTime(b.sessionDate)}</span>
+            {t("admin.assign.title")}
+            <span className="visually-hidden">{t("admin.bookings.assignHidden", { who: bookedBy(b), when: longDateTime(b.sessionDate) })}</span>
           </DialogButton>
           <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadDialogs} onOpen={() => onCancel(b)}>
-            Cancel<span className="visually-hidden"> the session booked by {bookedBy(b)} on {longDateTime(b.sessionDate)}</span>
+            {t("common.cancel")}
+            <span className="visually-hidden">{t("admin.bookings.cancelHidden", { who: bookedBy(b), when: longDateTime(b.sessionDate) })}</span>
           </DialogButton>
         </RowActions>
       ),
@@ -70,48 +73,48 @@ export function NeedsAttentionTable({ rows, onAssign, onCancel }: { rows: Bookin
   ];
   return (
     <Table
-      label="Bookings that need attention"
-      caption="Bookings that need attention"
+      label={t("admin.bookings.attentionTable")}
+      caption={t("admin.bookings.attentionTable")}
       columns={columns}
       rows={rows}
       rowKey={(b) => b.id}
-      loading={LOADING}
-      empty={<p className="admin-muted">No bookings need attention.</p>}
+      loading={loading()}
+      empty={<p className="admin-muted">{t("admin.bookings.noneAttention")}</p>}
     />
   );
 }
 
-const RECENT: Column<BookingView>[] = [
+const recent = (): Column<BookingView>[] => [
   {
-    header: "Client",
+    header: t("admin.col.client"),
     rowHeader: true,
     className: "admin-table__name",
     cell: (b) => (
       <>
-        {b.clientName || "Unknown client"}
+        {b.clientName || t("admin.unknownClient")}
         {b.clientEmail ? <span className="admin-table__sub">{b.clientEmail}</span> : null}
       </>
     ),
   },
-  session,
-  status,
-  { header: "Source", cell: (b) => label(b.source) },
-  { header: "Booked", className: "nowrap", cell: (b) => shortDate(b.createdAt) },
+  session(),
+  status(),
+  { header: t("admin.col.source"), cell: (b) => label(b.source) },
+  { header: t("admin.col.booked"), className: "nowrap", cell: (b) => shortDate(b.createdAt) },
 ];
 
 export function RecentBookingsTable({ rows, scheduler }: { rows: BookingView[] | null; scheduler: string }) {
   return (
     <Table
-      label="Recent bookings table"
-      caption="The 10 most recent bookings"
-      columns={RECENT}
+      label={t("admin.bookings.recentTable")}
+      caption={t("admin.bookings.recentCaption")}
+      columns={recent()}
       rows={rows}
       rowKey={(b) => b.id}
-      loading={LOADING}
+      loading={loading()}
       empty={
         <div className="empty">
-          <p className="empty__title">No recent bookings found</p>
-          <p>New bookings from {scheduler} and phone bookings appear here.</p>
+          <p className="empty__title">{t("admin.bookings.noneRecent")}</p>
+          <p>{t("admin.bookings.noneRecentText", { scheduler })}</p>
         </div>
       }
     />

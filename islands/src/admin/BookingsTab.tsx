@@ -5,8 +5,9 @@ import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiError, GET, POST } from "../lib/api";
 import { longDateTime } from "../lib/format";
+import { t } from "../lib/i18n";
 import type { BookingView, ClientRow, SchedulerInfo } from "../api/types";
-import { LOAD_ERROR } from "./guard";
+import { loadError } from "./guard";
 import { NeedsAttentionTable, RecentBookingsTable, bookedBy } from "./BookingTables";
 import { AssignDialog, ConfirmDialog } from "./lazy";
 import { ExternalIcon } from "./parts";
@@ -44,7 +45,7 @@ export function BookingsTab({
         if (!live) return;
         setRows((r) => r ?? []);
         setAttention((a) => a ?? []);
-        toast.error("Error", { description: LOAD_ERROR });
+        toast.error(t("common.error.title"), { description: loadError() });
       });
     return () => {
       live = false;
@@ -58,47 +59,40 @@ export function BookingsTab({
     setBusy(true);
     try {
       await POST("/api/admin/bookings/{id}/cancel", {}, { path: { id: booking.id } });
-      toast.success("Booking Cancelled", { description: `The session booked by ${bookedBy(booking)} is cancelled on the scheduling service. No credit was used.` });
+      toast.success(t("admin.booking.cancelled"), { description: t("admin.bookings.cancelledText", { who: bookedBy(booking) }) });
       done.current = true;
       setAction(null);
       onChanged();
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : "An unexpected error occurred";
-      toast.error("Error Cancelling Booking", { description: message });
+      const message = err instanceof ApiError ? err.message : t("common.error.unexpected");
+      toast.error(t("common.error.cancelBooking"), { description: message });
     } finally {
       setBusy(false);
     }
   }
 
-  const name = scheduler?.schedulerName || "the scheduling page";
+  const name = scheduler?.schedulerName || t("admin.bookings.theSchedulingPage");
   return (
     <div className="admin-stack">
       <section className="panel admin-panel" aria-labelledby="scheduler-title">
         <h2 className="panel__title" id="scheduler-title">
-          Booking Management
+          {t("admin.tabs.bookings")}
         </h2>
-        <p className="admin-panel__lead">
-          Clients book their sessions on {name} from the Book a Session page. Each booking made there arrives through the scheduling webhook, shows up
-          below and debits one credit from the client automatically; cancelling it there gives the credit back. A booking made without that page&apos;s
-          client link uses no credit and waits under Needs attention.
-        </p>
+        <p className="admin-panel__lead">{t("admin.bookings.lead", { name })}</p>
         {scheduler?.schedulerUrl ? (
           <a className="btn btn--gold btn--sm" href={scheduler.schedulerUrl} target="_blank" rel="noopener noreferrer">
-            Open {scheduler.schedulerName || "scheduling page"}
+            {t("admin.bookings.open", { name: scheduler.schedulerName || t("admin.bookings.schedulingPage") })}
             <ExternalIcon />
-            <span className="visually-hidden"> (opens in a new tab)</span>
+            <span className="visually-hidden">{t("admin.newTab")}</span>
           </a>
         ) : null}
       </section>
 
       <section className="panel admin-panel" aria-labelledby="attention-title">
         <h3 className="panel__title" id="attention-title" tabIndex={-1} ref={heading}>
-          Needs attention
+          {t("admin.needsAttention")}
         </h3>
-        <p className="admin-panel__lead">
-          Bookings made on {name} without the client link of the Book a Session page (so nothing proves who the client is), or by a client without a
-          credit. No credit was used for them: assign each to a client, which uses one of their credits, or cancel it.
-        </p>
+        <p className="admin-panel__lead">{t("admin.bookings.attentionLead", { name })}</p>
         <NeedsAttentionTable
           rows={attention}
           onAssign={(booking) => setAction({ kind: "assign", booking })}
@@ -108,7 +102,7 @@ export function BookingsTab({
 
       <section className="panel admin-panel" aria-labelledby="recent-title">
         <h3 className="panel__title" id="recent-title">
-          Recent Bookings
+          {t("admin.bookings.recent")}
         </h3>
         <RecentBookingsTable rows={rows} scheduler={name} />
       </section>
@@ -133,10 +127,10 @@ export function BookingsTab({
           <ConfirmDialog
             open
             busy={busy}
-            title="Cancel this booking?"
-            description={`The session booked by ${bookedBy(action.booking)} on ${longDateTime(action.booking.sessionDate)} will be cancelled on the scheduling service. No credit was used for it, so none moves.`}
-            confirmText="Cancel Booking"
-            cancelText="Keep Booking"
+            title={t("admin.booking.cancelTitle")}
+            description={t("admin.bookings.cancelText", { who: bookedBy(action.booking), when: longDateTime(action.booking.sessionDate) })}
+            confirmText={t("admin.booking.cancel")}
+            cancelText={t("admin.booking.keep")}
             onConfirm={cancelPending}
             onClose={() => setAction(null)}
             focusOnClose={() => (done.current ? heading.current : null)}

@@ -3,6 +3,7 @@
 import { Suspense, useEffect, useState } from "react";
 import { toast } from "sonner";
 import { GET } from "../lib/api";
+import { t } from "../lib/i18n";
 import type { ClientRow } from "../api/types";
 import { ClientsTable } from "./ClientsTable";
 import { CreateUserDialog, preloadDialogs } from "./lazy";
@@ -27,7 +28,7 @@ export function ClientsTab({ refreshKey, onChanged }: { refreshKey: number; onCh
     setLoading(true);
     GET("/api/admin/clients", { query: { search: query.trim() } })
       .then((r) => live && setRows(r))
-      .catch(() => live && toast.error("Error Loading Clients", { description: "Failed to load clients." }))
+      .catch(() => live && toast.error(t("admin.clients.loadError"), { description: t("admin.clients.loadFailed") }))
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
@@ -40,26 +41,26 @@ export function ClientsTab({ refreshKey, onChanged }: { refreshKey: number; onCh
       <div className="admin-panel__head">
         <div>
           <h2 className="panel__title" id="clients-title">
-            Client Management
+            {t("admin.tabs.clients")}
           </h2>
-          <p className="admin-panel__lead">Every client account with its credits and sessions.</p>
+          <p className="admin-panel__lead">{t("admin.clients.lead")}</p>
         </div>
         <DialogButton className="btn btn--navy btn--sm" preload={preloadDialogs} onOpen={() => setAdding(true)}>
           <PlusIcon />
-          Add User
+          {t("admin.addUser")}
         </DialogButton>
       </div>
 
       <div className="admin-toolbar" role="search">
         <div className="field admin-toolbar__grow">
           <label className="field__label" htmlFor="client-search">
-            Search clients
+            {t("admin.clients.search")}
           </label>
           <input
             className="input"
             id="client-search"
             type="search"
-            placeholder="Search by name or email"
+            placeholder={t("admin.clients.searchHint")}
             autoComplete="off"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
@@ -68,7 +69,7 @@ export function ClientsTab({ refreshKey, onChanged }: { refreshKey: number; onCh
       </div>
 
       <p className="visually-hidden" aria-live="polite">
-        {loading || rows === null ? "" : `${list.length} ${list.length === 1 ? "client" : "clients"} found`}
+        {loading || rows === null ? "" : t("admin.clients.found", { count: list.length })}
       </p>
 
       <ClientsTable rows={rows} query={query} loading={loading} />

@@ -3,6 +3,7 @@
 // with labels that fit their column.
 import type { ClientRow } from "../api/types";
 import { shortDate } from "../lib/format";
+import { localPath, t } from "../lib/i18n";
 import { type Column, Table } from "./Table";
 
 /** "3 / 5": available credits (green, red at none) of the total. */
@@ -15,23 +16,23 @@ function Credits({ c }: { c: ClientRow }) {
   );
 }
 
-const profileLink = (c: ClientRow) => <a href={`/admin/client?id=${encodeURIComponent(c.user_id)}`}>{c.full_name}</a>;
-const joined: Column<ClientRow> = { header: "Joined", className: "nowrap", cell: (c) => shortDate(c.created_at) };
+const profileLink = (c: ClientRow) => <a href={localPath(`/admin/client?id=${encodeURIComponent(c.user_id)}`)}>{c.full_name}</a>;
+const joined = (): Column<ClientRow> => ({ header: t("admin.clients.col.joined"), className: "nowrap", cell: (c) => shortDate(c.created_at) });
 
-const WIDE: Column<ClientRow>[] = [
-  { header: "Name", rowHeader: true, className: "admin-table__name", cell: profileLink },
-  { header: "Email", cell: (c) => <a href={`mailto:${c.email}`}>{c.email}</a> },
-  { header: "Phone", className: "nowrap", cell: (c) => c.phone || <span className="admin-muted">—</span> },
-  { header: "Credits", note: "available / total", numeric: true, className: "nowrap", cell: (c) => <Credits c={c} /> },
-  { header: "Sessions", numeric: true, cell: (c) => c.session_count },
-  { header: "Completed", numeric: true, cell: (c) => c.completed_sessions },
-  { header: "Upcoming", numeric: true, cell: (c) => c.upcoming_sessions },
-  joined,
+const wide = (): Column<ClientRow>[] => [
+  { header: t("admin.clients.col.name"), rowHeader: true, className: "admin-table__name", cell: profileLink },
+  { header: t("admin.clients.col.email"), cell: (c) => <a href={`mailto:${c.email}`}>{c.email}</a> },
+  { header: t("admin.clients.col.phone"), className: "nowrap", cell: (c) => (c.phone ? <span dir="ltr">{c.phone}</span> : <span className="admin-muted">—</span>) },
+  { header: t("admin.clients.col.credits"), note: t("admin.clients.col.creditsNote"), numeric: true, className: "nowrap", cell: (c) => <Credits c={c} /> },
+  { header: t("admin.clients.col.sessions"), numeric: true, cell: (c) => c.session_count },
+  { header: t("admin.clients.col.completed"), numeric: true, cell: (c) => c.completed_sessions },
+  { header: t("admin.clients.col.upcoming"), numeric: true, cell: (c) => c.upcoming_sessions },
+  joined(),
 ];
 
-const PHONE: Column<ClientRow>[] = [
+const phone = (): Column<ClientRow>[] => [
   {
-    header: "Client",
+    header: t("admin.clients.col.client"),
     rowHeader: true,
     className: "admin-table__name",
     cell: (c) => (
@@ -40,48 +41,52 @@ const PHONE: Column<ClientRow>[] = [
         <span className="admin-table__sub">
           <a href={`mailto:${c.email}`}>{c.email}</a>
         </span>
-        {c.phone ? <span className="admin-table__sub">{c.phone}</span> : null}
+        {c.phone ? (
+          <span className="admin-table__sub" dir="ltr">
+            {c.phone}
+          </span>
+        ) : null}
       </>
     ),
   },
   {
-    header: "Credits",
+    header: t("admin.clients.col.credits"),
     cell: (c) => (
       <>
         <Credits c={c} />
-        <span className="admin-muted">{"\u00a0"}available</span>
+        <span className="admin-muted">{"\u00a0"}{t("admin.clients.available")}</span>
       </>
     ),
   },
   {
-    header: "Sessions",
+    header: t("admin.clients.col.sessions"),
     cell: (c) => (
       <>
         {c.session_count}
         <span className="admin-muted">
-          {"\u00a0"}· {c.completed_sessions} completed · {c.upcoming_sessions} upcoming
+          {"\u00a0"}· {t("admin.clients.sessionsSplit", { completed: c.completed_sessions, upcoming: c.upcoming_sessions })}
         </span>
       </>
     ),
   },
-  joined,
+  joined(),
 ];
 
 export function ClientsTable({ rows, query, loading }: { rows: ClientRow[] | null; query: string; loading: boolean }) {
   return (
     <Table
-      label="Clients table"
-      caption={`Clients${query ? ` matching “${query}”` : ""}`}
-      columns={WIDE}
-      phone={{ columns: PHONE }}
+      label={t("admin.clients.table")}
+      caption={query ? t("admin.clients.captionMatching", { query }) : t("admin.clients.caption")}
+      columns={wide()}
+      phone={{ columns: phone() }}
       rows={rows}
       rowKey={(c) => c.user_id}
       busy={loading}
-      loadingRow="Loading clients…"
+      loadingRow={t("admin.clients.loading")}
       empty={
         <div className="empty">
-          <p className="empty__title">{query ? "No users found matching your search" : "No users found"}</p>
-          {query ? <p>Try a different name or email address.</p> : <p>Use Add User to create the first client account.</p>}
+          <p className="empty__title">{query ? t("admin.clients.noneMatching") : t("admin.clients.none")}</p>
+          {query ? <p>{t("admin.clients.tryOther")}</p> : <p>{t("admin.clients.useAddUser")}</p>}
         </div>
       }
     />

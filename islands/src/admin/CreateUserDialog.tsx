@@ -5,24 +5,27 @@ import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import { ApiError, POST } from "../lib/api";
 import { Form, FormField, showServerErrors, useZodForm } from "../lib/form";
+import { t } from "../lib/i18n";
+import { LanguageOptions } from "../lib/LanguageOptions";
 import { ErrorDetails, Modal } from "./dialog";
 import { label } from "./helpers";
 import { ValidityField } from "./ValidityField";
 import { CREATE_USER_FIELDS, type CreateUserForm, type CreateUserPayload, USER_PAYMENT_METHODS, createUserDefaults, createUserSchema } from "./validation";
 
-const FIELD_LABELS: Record<string, string> = {
-  fullName: "Full Name",
-  email: "Email",
-  phone: "Phone",
-  role: "Role",
-  password: "Password",
-  initialCredits: "Initial Credits",
-  paymentAmount: "Payment Amount",
-  paymentMethod: "Payment Method",
-  paymentDate: "Payment Date",
-  paymentNotes: "Payment Notes",
-  validityMonths: "Credits valid for",
-};
+const fieldLabels = (): Record<string, string> => ({
+  fullName: t("admin.field.fullName"),
+  email: t("admin.field.email"),
+  phone: t("admin.field.phone"),
+  role: t("admin.field.role"),
+  password: t("admin.field.password"),
+  initialCredits: t("admin.field.initialCredits"),
+  paymentAmount: t("admin.field.paymentAmount"),
+  paymentMethod: t("admin.field.paymentMethod"),
+  paymentDate: t("admin.field.paymentDate"),
+  paymentNotes: t("admin.field.paymentNotes"),
+  validityMonths: t("admin.validity.label"),
+  language: t("admin.language.label"),
+});
 
 type Failure = { message: string; fields: Record<string, string> };
 const Input = FormField<CreateUserForm>;
@@ -49,62 +52,67 @@ export function CreateUserDialog({ open, onOpenChange, onCreated }: { open: bool
     setFailure(null);
     try {
       const created = await POST("/api/admin/users", payload);
-      if (!created?.success) throw new Error("Failed to create user");
-      toast.success("User Created Successfully", {
+      if (!created?.success) throw new Error(t("admin.user.failed"));
+      toast.success(t("admin.user.done"), {
         description:
           created.role === "admin"
-            ? `${payload.fullName} (${created.email}) can now sign in as an admin.`
-            : `${payload.fullName} (${created.email}) has ${created.availableCredits} available ${created.availableCredits === 1 ? "credit" : "credits"}.`,
+            ? t("admin.user.doneAdmin", { name: payload.fullName, email: created.email })
+            : t("admin.user.doneClient", { name: payload.fullName, email: created.email, count: created.availableCredits }),
       });
       form.reset();
       onOpenChange(false);
       onCreated();
     } catch (err) {
-      const message = err instanceof ApiError || err instanceof Error ? err.message || "An unexpected error occurred" : "An unexpected error occurred";
+      const message = err instanceof ApiError || err instanceof Error ? err.message || t("common.error.unexpected") : t("common.error.unexpected");
       const fields = err instanceof ApiError ? err.fields : {};
       showServerErrors(form, fields, CREATE_USER_FIELDS);
       setFailure({ message, fields });
-      toast.error("Error Creating User", { description: message });
+      toast.error(t("admin.user.error"), { description: message });
     }
   }
 
   return (
-    <Modal open={open} onOpenChange={close} wide title="Add User" description="Create a client or admin account. For a client you can record the first payment and the credits it buys.">
+    <Modal open={open} onOpenChange={close} wide title={t("admin.addUser")} description={t("admin.user.lead")}>
       <Form form={form} className="form admin-form" onSubmit={submit} onInvalid={() => setFailure(null)} aria-busy={busy}>
         {failure ? (
           <div ref={details}>
-            <ErrorDetails message={failure.message} fields={failure.fields} labels={FIELD_LABELS} />
+            <ErrorDetails message={failure.message} fields={failure.fields} labels={fieldLabels()} />
           </div>
         ) : null}
         <div className="form__row">
-          <Input name="fullName" id="cu-name" label="Full Name">
+          <Input name="fullName" id="cu-name" label={t("admin.field.fullName")}>
             <input className="input" autoComplete="off" />
           </Input>
-          <Input name="email" id="cu-email" label="Email">
+          <Input name="email" id="cu-email" label={t("admin.field.email")}>
             <input className="input" type="email" autoComplete="off" />
           </Input>
         </div>
         <div className="form__row">
-          <Input name="phone" id="cu-phone" label="Phone (optional)">
+          <Input name="phone" id="cu-phone" label={t("admin.field.phoneOptional")}>
             <input className="input" type="tel" autoComplete="off" />
           </Input>
-          <Input name="role" id="cu-role" label="Role">
+          <Input name="role" id="cu-role" label={t("admin.field.role")}>
             <select className="input">
-              <option value="client">Client</option>
-              <option value="admin">Admin</option>
+              <option value="client">{t("admin.label.client")}</option>
+              <option value="admin">{t("admin.label.admin")}</option>
             </select>
           </Input>
         </div>
-        <Input name="password" id="cu-password" label="Password" hint="At least 6 characters. Share it with the user securely.">
-          <input className="input" type="password" autoComplete="new-password" />
-        </Input>
+        <div className="form__row">
+          <Input name="password" id="cu-password" label={t("admin.field.password")} hint={t("admin.user.passwordHint")}>
+            <input className="input" type="password" autoComplete="new-password" />
+          </Input>
+          <Input name="language" id="cu-language" label={t("admin.language.label")} hint={t("admin.user.languageHint")}>
+            <LanguageOptions />
+          </Input>
+        </div>
         <FirstPayment />
         <div className="dialog-actions">
           <button type="button" className="btn btn--outline btn--sm" onClick={() => close(false)} disabled={busy}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="btn btn--navy btn--sm" disabled={busy}>
-            {busy ? "Creating..." : "Create User"}
+            {busy ? t("admin.creating") : t("admin.user.create")}
           </button>
         </div>
       </Form>
@@ -117,17 +125,17 @@ function FirstPayment() {
   const isClient = useWatch<CreateUserForm, "role">({ name: "role" }) === "client";
   return (
     <fieldset className="admin-fieldset">
-      <legend className="admin-fieldset__legend">Credits and first payment{isClient ? "" : " (client accounts only)"}</legend>
+      <legend className="admin-fieldset__legend">{isClient ? t("admin.user.firstPayment") : t("admin.user.firstPaymentClientsOnly")}</legend>
       <div className="form__row">
-        <Input name="initialCredits" id="cu-credits" label="Initial Credits" hint="Sessions the client can book.">
+        <Input name="initialCredits" id="cu-credits" label={t("admin.field.initialCredits")} hint={t("admin.user.creditsHint")}>
           <input className="input" type="number" inputMode="numeric" min={0} step={1} />
         </Input>
-        <Input name="paymentAmount" id="cu-amount" label="Payment Amount" hint="0 when nothing was paid.">
+        <Input name="paymentAmount" id="cu-amount" label={t("admin.field.paymentAmount")} hint={t("admin.user.amountHint")}>
           <input className="input" type="number" inputMode="decimal" min={0} step={0.01} />
         </Input>
       </div>
       <div className="form__row">
-        <Input name="paymentMethod" id="cu-method" label="Payment Method">
+        <Input name="paymentMethod" id="cu-method" label={t("admin.field.paymentMethod")}>
           <select className="input">
             {USER_PAYMENT_METHODS.map((m) => (
               <option key={m} value={m}>
@@ -136,12 +144,12 @@ function FirstPayment() {
             ))}
           </select>
         </Input>
-        <Input name="paymentDate" id="cu-date" label="Payment Date">
+        <Input name="paymentDate" id="cu-date" label={t("admin.field.paymentDate")}>
           <input className="input" type="date" />
         </Input>
       </div>
-      <ValidityField id="cu-validity" hint="How long the initial credits last, from the payment date. The default is the site settings' validity." />
-      <Input name="paymentNotes" id="cu-notes" label="Payment Notes (optional)">
+      <ValidityField id="cu-validity" hint={t("admin.user.validityHint")} />
+      <Input name="paymentNotes" id="cu-notes" label={t("admin.user.notes")}>
         <textarea className="input admin-textarea" rows={2} />
       </Input>
     </fieldset>

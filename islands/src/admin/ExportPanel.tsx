@@ -4,6 +4,7 @@
 import { useId } from "react";
 import { FormProvider, useWatch } from "react-hook-form";
 import { FormField, useZodForm } from "../lib/form";
+import { t } from "../lib/i18n";
 import type { ExportRange } from "./fields";
 import { today } from "./helpers";
 import { exportRangeSchema } from "./validation";
@@ -27,24 +28,24 @@ export function ExportPanel() {
   return (
     <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
       <h2 className="panel__title" id={`${id}-title`}>
-        Accounting export
+        {t("admin.export.title")}
       </h2>
-      <p className="admin-panel__lead">Payments for a date range as CSV: one row per payment, amounts in EGP with two decimals.</p>
+      <p className="admin-panel__lead">{t("admin.export.lead")}</p>
       <FormProvider {...form}>
         <div className="admin-toolbar">
-          <Day name="from" id={`${id}-from`} label="From" deps={["to"]}>
+          <Day name="from" id={`${id}-from`} label={t("admin.export.from")} deps={["to"]}>
             <input className="input" type="date" />
           </Day>
-          <Day name="to" id={`${id}-to`} label="To">
+          <Day name="to" id={`${id}-to`} label={t("admin.export.to")}>
             <input className="input" type="date" />
           </Day>
           {problem ? (
             <button type="button" className="btn btn--navy btn--sm" disabled>
-              Download CSV
+              {t("admin.export.download")}
             </button>
           ) : (
             <a className="btn btn--navy btn--sm" href={exportPath(from, to)} download={`payments-${from}-to-${to}.csv`}>
-              Download CSV
+              {t("admin.export.download")}
             </a>
           )}
         </div>

@@ -1,6 +1,7 @@
 // The admin dashboard's Add Payment tab: the way to /admin/add-payment, and the accounting
 // export (loaded with the dialogs, ./lazy).
 import { Suspense } from "react";
+import { localPath, t } from "../lib/i18n";
 import { ExportPanel } from "./lazy";
 
 export function PaymentsTab() {
@@ -8,13 +9,11 @@ export function PaymentsTab() {
     <>
       <section className="panel admin-panel admin-cta" aria-labelledby="payments-title">
         <h2 className="panel__title" id="payments-title">
-          Add Payment
+          {t("admin.tabs.payments")}
         </h2>
-        <p className="admin-panel__lead">
-          Record a bank transfer, cash or other offline payment. The sessions it buys are added to the client's credits straight away.
-        </p>
-        <a className="btn btn--gold" href="/admin/add-payment">
-          Add Payment
+        <p className="admin-panel__lead">{t("admin.payments.lead")}</p>
+        <a className="btn btn--gold" href={localPath("/admin/add-payment")}>
+          {t("admin.tabs.payments")}
         </a>
       </section>
       <Suspense fallback={null}>

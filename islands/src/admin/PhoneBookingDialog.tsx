@@ -4,13 +4,14 @@ import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import type { ClientRow } from "../api/types";
 import { ApiError, POST } from "../lib/api";
-import { zoneName } from "../lib/format";
+import { credits, zoneName } from "../lib/format";
 import { Form, FormField, showServerErrors, useZodForm } from "../lib/form";
+import { localPath, t } from "../lib/i18n";
+import { rich } from "../lib/rich";
 import { Modal } from "./dialog";
 import { hasCredits, label } from "./helpers";
 import { BOOKING_STATUSES, PHONE_BOOKING_FIELDS, type PhoneBookingForm, type PhoneBookingPayload, phoneBookingDefaults, phoneBookingSchema } from "./validation";
 
-const NO_CREDITS = "This client has no available credits. Please add a payment first.";
 const Input = FormField<PhoneBookingForm>;
 
 export function PhoneBookingDialog(props: { open: boolean; onOpenChange: (open: boolean) => void; clients: ClientRow[]; onCreated: () => void }) {
@@ -28,29 +29,29 @@ export function PhoneBookingDialog(props: { open: boolean; onOpenChange: (open: 
 
   function pickClient(id: string) {
     const picked = props.clients.find((c) => c.user_id === id);
-    if (picked && !hasCredits(picked)) toast.error("Insufficient Credits", { description: `${picked.full_name} has no available credits. Please add a payment first.` });
+    if (picked && !hasCredits(picked)) toast.error(t("common.insufficientCredits"), { description: t("admin.phone.noCredits", { name: picked.full_name }) });
   }
 
   async function submit(payload: PhoneBookingPayload) {
     if (blocked) {
-      toast.error("Insufficient Credits", { description: NO_CREDITS });
+      toast.error(t("common.insufficientCredits"), { description: t("admin.noCredits") });
       return;
     }
     try {
       const booking = await POST("/api/admin/bookings", payload);
-      toast.success("Booking Created Successfully", {
-        description: `${booking.clientName ?? client?.full_name ?? "The client"}: ${label(booking.status).toLowerCase()} session added.`,
+      toast.success(t("admin.phone.done"), {
+        description: t("admin.phone.doneText", { who: booking.clientName ?? client?.full_name ?? t("admin.theClientCap"), status: label(booking.status).toLowerCase() }),
       });
       form.reset();
       props.onOpenChange(false);
       props.onCreated();
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
-        toast.error("Insufficient Credits", { description: NO_CREDITS });
+        toast.error(t("common.insufficientCredits"), { description: t("admin.noCredits") });
       } else {
-        const message = err instanceof ApiError ? err.message : "An unexpected error occurred";
+        const message = err instanceof ApiError ? err.message : t("common.error.unexpected");
         if (err instanceof ApiError) showServerErrors(form, err.fields, PHONE_BOOKING_FIELDS);
-        toast.error("Error Creating Booking", { description: message });
+        toast.error(t("admin.phone.failed"), { description: message });
       }
     }
   }
@@ -59,38 +60,40 @@ export function PhoneBookingDialog(props: { open: boolean; onOpenChange: (open: 
     <Modal
       open={props.open}
       onOpenChange={close}
-      title="Add Phone Booking"
-      description="Record a session booked by phone or in person. A confirmed booking uses one of the client's credits."
+      title={t("admin.phone.title")}
+      description={t("admin.phone.lead")}
     >
       <Form form={form} className="form admin-form" onSubmit={submit} aria-busy={busy}>
-        <Input name="clientId" id="pb-client" label="Client" onChange={pickClient}>
+        <Input name="clientId" id="pb-client" label={t("admin.col.client")} onChange={pickClient}>
           <select className="input">
-            <option value="">Select a client</option>
+            <option value="">{t("admin.selectClient")}</option>
             {props.clients.map((c) => (
               <option key={c.user_id} value={c.user_id}>
-                {c.full_name} ({c.email}): {c.available_credits} {c.available_credits === 1 ? "credit" : "credits"}
+                {t("admin.clientOption", { name: c.full_name, email: c.email, credits: credits(c.available_credits) })}
               </option>
             ))}
           </select>
         </Input>
         {blocked ? (
           <div className="notice notice--error" role="alert">
-            <strong>Insufficient Credits.</strong> {client.full_name} has no available credits. <a href="/admin/add-payment">Add a payment</a> first.
+            {rich("admin.blocked", {
+              name: client.full_name,
+              strong: (c) => <strong>{c}</strong>,
+              link: (c) => <a href={localPath("/admin/add-payment")}>{c}</a>,
+            })}
           </div>
         ) : client ? (
-          <p className="field__hint admin-hint">
-            {client.full_name} has {client.available_credits} available {client.available_credits === 1 ? "credit" : "credits"}.
-          </p>
+          <p className="field__hint admin-hint">{t("admin.clientHasCredits", { name: client.full_name, count: client.available_credits })}</p>
         ) : null}
         <div className="form__row">
-          <Input name="sessionDate" id="pb-date" label="Session Date">
+          <Input name="sessionDate" id="pb-date" label={t("admin.phone.date")}>
             <input className="input" type="date" />
           </Input>
-          <Input name="sessionTime" id="pb-time" label={`Session Time (${zoneName()})`}>
+          <Input name="sessionTime" id="pb-time" label={t("admin.phone.time", { zone: zoneName() })}>
             <input className="input" type="time" step={60} />
           </Input>
         </div>
-        <Input name="status" id="pb-status" label="Status">
+        <Input name="status" id="pb-status" label={t("admin.col.status")}>
           <select className="input">
             {BOOKING_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -99,18 +102,18 @@ export function PhoneBookingDialog(props: { open: boolean; onOpenChange: (open: 
             ))}
           </select>
         </Input>
-        <Input name="googleMeetLink" id="pb-link" label="Google Meet Link (optional)" hint="https://meet.google.com/…">
+        <Input name="googleMeetLink" id="pb-link" label={t("admin.phone.link")} hint="https://meet.google.com/…">
           <input className="input" type="url" inputMode="url" placeholder="https://meet.google.com/abc-defg-hij" />
         </Input>
-        <Input name="sessionNotes" id="pb-notes" label="Session Notes (optional)">
+        <Input name="sessionNotes" id="pb-notes" label={t("admin.phone.notes")}>
           <textarea className="input admin-textarea" rows={3} />
         </Input>
         <div className="dialog-actions">
           <button type="button" className="btn btn--outline btn--sm" onClick={() => close(false)} disabled={busy}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="btn btn--navy btn--sm" disabled={busy || blocked}>
-            {busy ? "Creating..." : "Create Booking"}
+            {busy ? t("admin.creating") : t("admin.phone.create")}
           </button>
         </div>
       </Form>

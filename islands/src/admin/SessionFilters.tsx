@@ -1,17 +1,18 @@
 // The filters of Sessions Management: a client and a day (each change asks the API again), and
 // Clear Filters.
 import type { ClientRow } from "../api/types";
+import { t } from "../lib/i18n";
 
 export function SessionFilters(props: { clients: ClientRow[]; clientId: string; date: string; onClient: (id: string) => void; onDate: (day: string) => void }) {
   const filtered = props.clientId !== "" || props.date !== "";
   return (
-    <div className="admin-toolbar" role="group" aria-label="Filter sessions">
+    <div className="admin-toolbar" role="group" aria-label={t("admin.filters.label")}>
       <div className="field admin-toolbar__grow">
         <label className="field__label" htmlFor="filter-client">
-          Client
+          {t("admin.col.client")}
         </label>
         <select className="input" id="filter-client" value={props.clientId} onChange={(e) => props.onClient(e.target.value)}>
-          <option value="">All clients</option>
+          <option value="">{t("admin.filters.allClients")}</option>
           {props.clients.map((c) => (
             <option key={c.user_id} value={c.user_id}>
               {c.full_name} ({c.email})
@@ -21,7 +22,7 @@ export function SessionFilters(props: { clients: ClientRow[]; clientId: string; 
       </div>
       <div className="field">
         <label className="field__label" htmlFor="filter-date">
-          Date
+          {t("admin.col.date")}
         </label>
         <input className="input" id="filter-date" type="date" value={props.date} onChange={(e) => props.onDate(e.target.value)} />
       </div>
@@ -34,7 +35,7 @@ export function SessionFilters(props: { clients: ClientRow[]; clientId: string; 
           props.onDate("");
         }}
       >
-        Clear Filters
+        {t("admin.filters.clear")}
       </button>
     </div>
   );

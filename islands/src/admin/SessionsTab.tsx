@@ -5,7 +5,8 @@ import { Suspense, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { BookingView, ClientRow } from "../api/types";
 import { ApiError, GET, POST } from "../lib/api";
-import { LOAD_ERROR } from "./guard";
+import { t } from "../lib/i18n";
+import { loadError } from "./guard";
 import { ConfirmDialog, PhoneBookingDialog, preloadDialogs } from "./lazy";
 import { DialogButton, PlusIcon } from "./parts";
 import { ACTION_PATH, done as doneToast, failedTitle, prompt } from "./session-actions";
@@ -34,7 +35,7 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
       .catch(() => {
         if (!live) return;
         setRows((r) => r ?? []);
-        toast.error("Error", { description: LOAD_ERROR });
+        toast.error(t("common.error.title"), { description: loadError() });
       })
       .finally(() => live && setLoading(false));
     return () => {
@@ -55,7 +56,7 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
       setPending(null);
       onChanged();
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : "An unexpected error occurred";
+      const message = err instanceof ApiError ? err.message : t("common.error.unexpected");
       toast.error(failedTitle(kind), { description: message });
     } finally {
       setBusy(false);
@@ -69,20 +70,20 @@ export function SessionsTab({ clients, refreshKey, onChanged }: { clients: Clien
       <div className="admin-panel__head">
         <div>
           <h2 className="panel__title" id="sessions-title" tabIndex={-1} ref={heading}>
-            Sessions Management
+            {t("admin.tabs.sessions")}
           </h2>
-          <p className="admin-panel__lead">Every session, booked on the scheduler or by phone.</p>
+          <p className="admin-panel__lead">{t("admin.sessions.lead")}</p>
         </div>
         <DialogButton className="btn btn--navy btn--sm" preload={preloadDialogs} onOpen={() => setAdding(true)}>
           <PlusIcon />
-          Add Phone Booking
+          {t("admin.phone.title")}
         </DialogButton>
       </div>
 
       <SessionFilters clients={clients} clientId={clientId} date={date} onClient={setClientId} onDate={setDate} />
 
       <p className="visually-hidden" aria-live="polite">
-        {loading || rows === null ? "" : `${list.length} ${list.length === 1 ? "session" : "sessions"} shown`}
+        {loading || rows === null ? "" : t("admin.sessions.shown", { count: list.length })}
       </p>
 
       <SessionsTable rows={rows} loading={loading} filtered={filtered} onAction={(kind, booking) => setPending({ kind, booking })} />

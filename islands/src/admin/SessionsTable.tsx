@@ -2,6 +2,7 @@
 // session, with its Cancel, Waive and No-show buttons.
 import type { BookingView } from "../api/types";
 import { longDateTime } from "../lib/format";
+import { t } from "../lib/i18n";
 import { canCancel, canMarkNoShow, label } from "./helpers";
 import { AdminBadge, RowActions } from "./parts";
 import { type Column, Table } from "./Table";
@@ -9,7 +10,7 @@ import { type Column, Table } from "./Table";
 export type SessionAction = "cancel" | "no-show" | "waive";
 
 /** Who a session is for, as the table and its prompts name them. */
-export const who = (b: BookingView) => b.clientName || b.clientEmail || "Unknown client";
+export const who = (b: BookingView) => b.clientName || b.clientEmail || t("admin.unknownClient");
 
 function Details({ b }: { b: BookingView }) {
   return (
@@ -17,7 +18,8 @@ function Details({ b }: { b: BookingView }) {
       {b.sessionNotes ? <span className="admin-table__notes">{b.sessionNotes}</span> : null}
       {b.googleMeetLink ? (
         <a href={b.googleMeetLink} target="_blank" rel="noopener noreferrer">
-          Meet link<span className="visually-hidden"> for {who(b)} (opens in a new tab)</span>
+          {t("admin.sessions.meetLink")}
+          <span className="visually-hidden">{t("admin.sessions.meetLinkHidden", { who: who(b) })}</span>
         </a>
       ) : null}
       {!b.sessionNotes && !b.googleMeetLink ? <span className="admin-muted">—</span> : null}
@@ -30,17 +32,20 @@ function Actions({ b, onAction }: { b: BookingView; onAction: (kind: SessionActi
     <RowActions>
       {canCancel(b.status) ? (
         <button type="button" className="btn btn--sm admin-btn--danger-outline" onClick={() => onAction("cancel", b)}>
-          Cancel<span className="visually-hidden"> the session of {who(b)} on {longDateTime(b.sessionDate)}</span>
+          {t("common.cancel")}
+          <span className="visually-hidden">{t("admin.sessions.cancelHidden", { who: who(b), when: longDateTime(b.sessionDate) })}</span>
         </button>
       ) : null}
       {b.canWaive ? (
         <button type="button" className="btn btn--sm btn--outline" aria-haspopup="dialog" onClick={() => onAction("waive", b)}>
-          Waive<span className="visually-hidden"> the late cancellation of {who(b)} on {longDateTime(b.sessionDate)}</span>
+          {t("admin.waive")}
+          <span className="visually-hidden">{t("admin.sessions.waiveHidden", { who: who(b), when: longDateTime(b.sessionDate) })}</span>
         </button>
       ) : null}
       {canMarkNoShow(b) ? (
         <button type="button" className="btn btn--sm btn--outline" onClick={() => onAction("no-show", b)}>
-          No-show<span className="visually-hidden"> for {who(b)} on {longDateTime(b.sessionDate)}</span>
+          {t("admin.label.no_show")}
+          <span className="visually-hidden">{t("admin.sessions.noShowHidden", { who: who(b), when: longDateTime(b.sessionDate) })}</span>
         </button>
       ) : null}
     </RowActions>
@@ -55,7 +60,7 @@ export function SessionsTable(props: {
 }) {
   const columns: Column<BookingView>[] = [
     {
-      header: "Client",
+      header: t("admin.col.client"),
       rowHeader: true,
       className: "admin-table__name",
       cell: (b) => (
@@ -65,33 +70,33 @@ export function SessionsTable(props: {
         </>
       ),
     },
-    { header: "Date and time", cell: (b) => longDateTime(b.sessionDate) },
+    { header: t("admin.col.dateTime"), cell: (b) => longDateTime(b.sessionDate) },
     {
-      header: "Status",
+      header: t("admin.col.status"),
       cell: (b) => (
         <div>
           <AdminBadge status={b.status} />
-          {b.canWaive ? <span className="admin-table__sub">Late: credit used</span> : null}
+          {b.canWaive ? <span className="admin-table__sub">{t("admin.sessions.lateUsed")}</span> : null}
         </div>
       ),
     },
-    { header: "Source", cell: (b) => label(b.source) },
-    { header: "Details", cell: (b) => <Details b={b} /> },
-    { header: "Actions", hiddenHeader: true, className: "admin-table__actions", cell: (b) => <Actions b={b} onAction={props.onAction} /> },
+    { header: t("admin.col.source"), cell: (b) => label(b.source) },
+    { header: t("admin.col.details"), cell: (b) => <Details b={b} /> },
+    { header: t("admin.col.actions"), hiddenHeader: true, className: "admin-table__actions", cell: (b) => <Actions b={b} onAction={props.onAction} /> },
   ];
   return (
     <Table
-      label="Sessions table"
-      caption="Sessions"
+      label={t("admin.sessions.table")}
+      caption={t("admin.sessions.caption")}
       columns={columns}
       rows={props.rows}
       rowKey={(b) => b.id}
       busy={props.loading}
-      loadingRow="Loading sessions…"
+      loadingRow={t("common.loadingSessions")}
       empty={
         <div className="empty">
-          <p className="empty__title">No sessions found matching the current filters</p>
-          {props.filtered ? <p>Clear the filters to see every session.</p> : <p>Sessions booked on the scheduler or by phone appear here.</p>}
+          <p className="empty__title">{t("admin.sessions.none")}</p>
+          {props.filtered ? <p>{t("admin.sessions.clearToSee")}</p> : <p>{t("admin.sessions.appearHere")}</p>}
         </div>
       }
     />

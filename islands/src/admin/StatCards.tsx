@@ -1,20 +1,21 @@
 // The admin dashboard's five stat cards (spec §2).
 import type { AdminStats } from "../api/types";
 import { formatMoney } from "../lib/format";
+import { t } from "../lib/i18n";
 
 export function StatCards({ stats }: { stats: AdminStats }) {
   // [label, value, a note under the label saying what the number counts]
   const cards: [string, string, string?][] = [
-    ["Total Clients", String(stats.totalClients)],
-    ["Credits Sold", String(stats.totalCredits)],
-    ["Upcoming Sessions", String(stats.upcomingSessions)],
-    ["Completed Sessions", String(stats.completedSessions)],
-    ["Revenue This Month", formatMoney(stats.revenueThisMonth, { cents: true }), "net of refunds"],
+    [t("admin.stats.clients"), String(stats.totalClients)],
+    [t("admin.stats.credits"), String(stats.totalCredits)],
+    [t("admin.stats.upcoming"), String(stats.upcomingSessions)],
+    [t("admin.stats.completed"), String(stats.completedSessions)],
+    [t("admin.stats.revenue"), formatMoney(stats.revenueThisMonth, { cents: true }), t("admin.stats.revenueNote")],
   ];
   return (
     <section aria-labelledby="overview-title">
       <h2 className="visually-hidden" id="overview-title">
-        Overview
+        {t("admin.stats.title")}
       </h2>
       <dl className="stat-grid admin-stats">
         {cards.map(([name, value, note]) => (

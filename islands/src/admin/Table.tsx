@@ -64,8 +64,8 @@ export function cardLabel(c: Pick<Column<unknown>, "header" | "hiddenHeader" | "
 }
 
 const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(" ") || undefined;
-const RIGHT: CSSProperties = { ...COMPACT_CELL, textAlign: "right" };
-const RIGHT_HEAD: CSSProperties = { ...COMPACT_HEAD, textAlign: "right" };
+const RIGHT: CSSProperties = { ...COMPACT_CELL, textAlign: "end" };
+const RIGHT_HEAD: CSSProperties = { ...COMPACT_HEAD, textAlign: "end" };
 
 export function Table<R>(props: TableProps<R>) {
   const narrow = useNarrow();

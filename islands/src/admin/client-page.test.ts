@@ -21,8 +21,15 @@ import {
 
 describe("the client page forms", () => {
   it("refuses a short name and keeps phone and role", () => {
-    expect(checkProfile({ fullName: "M", phone: "", role: "client" })).toEqual({ ok: false, errors: { fullName: "Full name must be at least 2 characters" } });
-    expect(checkProfile({ fullName: " Mona ", phone: " +20 1 ", role: "admin" })).toEqual({ ok: true, payload: { fullName: "Mona", phone: "+20 1", role: "admin" } });
+    expect(checkProfile({ fullName: "M", phone: "", role: "client", language: "en" })).toEqual({ ok: false, errors: { fullName: "Full name must be at least 2 characters" } });
+    expect(checkProfile({ fullName: " Mona ", phone: " +20 1 ", role: "admin", language: "ar" })).toEqual({
+      ok: true,
+      payload: { fullName: "Mona", phone: "+20 1", role: "admin", language: "ar" },
+    });
+    expect(checkProfile({ fullName: "Mona", phone: "", role: "client", language: "fr" })).toEqual({
+      ok: false,
+      errors: { language: "Language must be en (English) or ar (Arabic)" },
+    });
   });
 
   it("needs a whole, non-zero adjustment and a reason", () => {

@@ -6,7 +6,8 @@
 import * as z from "zod/mini";
 import type { AdjustCreditsBody, Complete, EditProfileBody, Refundable } from "../api/types";
 import { formatMoney } from "../lib/format";
-import { type Errors, parseForm } from "../lib/validate";
+import { LANGUAGES, t } from "../lib/i18n";
+import { type Errors, msg, parseForm } from "../lib/validate";
 import { type AdjustForm, type ExtendForm, type ProfileForm, type RefundForm, dayParts, minorDigits } from "./client/views";
 
 export * from "./client/views";
@@ -23,11 +24,14 @@ const length = (t: string) => [...t].length;
 
 export const profileSchema = z.pipe(
   z.object({
-    fullName: z.string().check(z.refine((t) => t.trim().length >= 2, "Full name must be at least 2 characters")),
+    fullName: z.string().check(z.refine((t) => t.trim().length >= 2, msg("admin.rule.nameShort"))),
     phone: z.string(),
-    role: z.string().check(z.refine((r) => r === "client" || r === "admin", "Role must be admin or client")),
+    role: z.string().check(z.refine((r) => r === "client" || r === "admin", msg("admin.rule.role"))),
+    language: z.enum(LANGUAGES, msg("admin.rule.language")),
   }),
-  z.transform((f): Complete<EditProfileBody> => ({ fullName: f.fullName.trim(), phone: f.phone.trim(), role: f.role as Complete<EditProfileBody>["role"] })),
+  z.transform(
+    (f): Complete<EditProfileBody> => ({ fullName: f.fullName.trim(), phone: f.phone.trim(), role: f.role as Complete<EditProfileBody>["role"], language: f.language }),
+  ),
 );
 
 export function checkProfile(f: ProfileForm): Check<Complete<EditProfileBody>, keyof ProfileForm> {
@@ -40,9 +44,9 @@ export const adjustSchema = z.pipe(
       z.refine((t) => {
         const n = Number(t.trim());
         return Number.isInteger(n) && n !== 0 && Math.abs(n) <= 1000;
-      }, "Credits must be a whole number from -1,000 to 1,000, not 0"),
+      }, msg("adminClient.rule.delta")),
     ),
-    reason: z.string().check(z.refine((t) => t.trim() !== "", "Please give a reason for the adjustment")),
+    reason: z.string().check(z.refine((t) => t.trim() !== "", msg("adminClient.rule.reason"))),
   }),
   z.transform((f): Complete<AdjustCreditsBody> => ({ delta: Number(f.delta.trim()), reason: f.reason.trim() })),
 );
@@ -60,14 +64,14 @@ export function extendSchema(current: string, latest: string) {
     z.object({
       expiresOn: z.string().check(
         z.trim(),
-        z.refine((day) => dayParts(day) !== null, "Choose the new expiry date"),
-        z.refine((day) => day > current, "The new expiry date must be later than the current one"),
-        z.refine((day) => day <= latest, "The new expiry date must be within 60 months"),
+        z.refine((day) => dayParts(day) !== null, msg("adminClient.rule.expiryDay")),
+        z.refine((day) => day > current, msg("adminClient.rule.expiryLater")),
+        z.refine((day) => day <= latest, msg("adminClient.rule.expiryWithin")),
       ),
       reason: z.string().check(
         z.trim(),
-        z.refine((t) => length(t) >= 3, "Give a reason (at least 3 characters)"),
-        z.refine((t) => length(t) <= 500, "The reason must be at most 500 characters"),
+        z.refine((t) => length(t) >= 3, msg("adminClient.rule.reasonShort")),
+        z.refine((t) => length(t) <= 500, msg("adminClient.rule.reasonLong")),
       ),
     }),
     z.transform((f) => ({ expiresOn: f.expiresOn, reason: f.reason })),
@@ -111,18 +115,18 @@ export function refundSchema(r: Refundable) {
     z
       .object({
         credits: z.string().check(
-          z.refine(wholeCredits, "Credits must be a whole number, 0 or more"),
-          z.refine((t) => creditsOf(t) <= r.unusedCredits, `At most ${r.unusedCredits} unused ${r.unusedCredits === 1 ? "credit" : "credits"} can be removed`),
+          z.refine(wholeCredits, msg("adminClient.rule.creditsWhole")),
+          z.refine((t) => creditsOf(t) <= r.unusedCredits, { error: () => t("adminClient.rule.creditsMost", { count: r.unusedCredits }) }),
         ),
         amount: z.string().check(
-          z.refine(inSteps, `Amount must be 0 or more, in steps of ${(1 / 10 ** digits).toFixed(digits)}`),
-          z.refine((t) => minorOf(t) <= r.maxAmount.minor, `At most ${formatMoney(r.maxAmount)} can be refunded`),
+          z.refine(inSteps, { error: () => t("admin.rule.amountSteps", { step: (1 / 10 ** digits).toFixed(digits) }) }),
+          z.refine((t) => minorOf(t) <= r.maxAmount.minor, { error: () => t("adminClient.rule.amountMost", { money: formatMoney(r.maxAmount) }) }),
         ),
-        reason: z.string().check(z.refine((t) => length(t.trim()) <= 500, "The reason must be at most 500 characters")),
+        reason: z.string().check(z.refine((t) => length(t.trim()) <= 500, msg("adminClient.rule.reasonLong"))),
       })
       .check(
         z.refine<RefundForm>((f) => !(creditsOk(f.credits) && amountOk(f.amount) && creditsOf(f.credits) === 0 && minorOf(f.amount) === 0), {
-          message: "Refund an amount, credits, or both",
+          ...msg("adminClient.rule.refundNothing"),
           path: ["amount"],
         }),
       ),

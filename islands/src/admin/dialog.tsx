@@ -2,6 +2,7 @@
 // 'Details:'. Loaded on demand (./lazy) with the dialogs that use it.
 import * as Dialog from "@radix-ui/react-dialog";
 import { type ReactNode, useRef } from "react";
+import { t } from "../lib/i18n";
 
 /** A Radix dialog with the theme's frame, a title, a description and a close button. */
 export function Modal(props: {
@@ -32,7 +33,7 @@ export function Modal(props: {
           <Dialog.Title className="dialog-title">{props.title}</Dialog.Title>
           <Dialog.Description className="dialog-description">{props.description}</Dialog.Description>
           {props.children}
-          <Dialog.Close className="dialog-close" aria-label="Close">
+          <Dialog.Close className="dialog-close" aria-label={t("common.close")}>
             <span aria-hidden="true">×</span>
           </Dialog.Close>
         </Dialog.Content>
@@ -64,11 +65,11 @@ export function ConfirmDialog(props: {
       <div className="dialog-actions">
         <Dialog.Close asChild>
           <button type="button" className="btn btn--outline btn--sm" disabled={props.busy}>
-            {props.cancelText ?? "Keep it"}
+            {props.cancelText ?? t("common.dialog.keep")}
           </button>
         </Dialog.Close>
         <button type="button" className="btn btn--sm admin-btn--danger" onClick={props.onConfirm} disabled={props.busy} aria-busy={props.busy}>
-          {props.busy ? "Working..." : props.confirmText}
+          {props.busy ? t("common.dialog.working") : props.confirmText}
         </button>
       </div>
     </Modal>
@@ -83,7 +84,7 @@ export function ErrorDetails({ message, fields, labels }: { message: string; fie
       <p className="admin-details__message">{message}</p>
       {entries.length > 0 ? (
         <>
-          <p className="admin-details__heading">Details:</p>
+          <p className="admin-details__heading">{t("common.dialog.details")}</p>
           <ul className="admin-details__list">
             {entries.map(([k, v]) => (
               <li key={k}>

@@ -2,6 +2,7 @@
 // and the API bodies they become. No zod here: a page shows its form before the rules
 // (./validation, with zod) have loaded.
 import type { AddPaymentBody, Complete, CreateUserBody, PhoneBookingBody } from "../api/types";
+import { lang, t } from "../lib/i18n";
 import { today } from "./helpers";
 
 // ---------------------------------------------------------------- create user (§3, §5)
@@ -24,6 +25,8 @@ export interface CreateUserForm {
   paymentNotes: string;
   /** Months the initial credits last; "" for the settings' default. */
   validityMonths: string;
+  /** The language of the user's emails: "en" or "ar" (the admin page's at first). */
+  language: string;
 }
 
 /** POST /api/admin/users, with the choices the form offers. */
@@ -44,10 +47,11 @@ export const CREATE_USER_FIELDS = [
   "paymentDate",
   "paymentNotes",
   "validityMonths",
+  "language",
 ] as const satisfies readonly (keyof CreateUserForm)[];
 
-/** Role client, 0 credits, 0 paid in cash today. */
-export function createUserDefaults(day: string = today()): CreateUserForm {
+/** Role client, 0 credits, 0 paid in cash today, emails in the admin page's language. */
+export function createUserDefaults(day: string = today(), language: string = lang()): CreateUserForm {
   return {
     fullName: "",
     email: "",
@@ -60,6 +64,7 @@ export function createUserDefaults(day: string = today()): CreateUserForm {
     paymentDate: day,
     paymentNotes: "",
     validityMonths: "",
+    language,
   };
 }
 
@@ -124,8 +129,10 @@ export const ADD_PAYMENT_FIELDS = [
   "validityMonths",
 ] as const satisfies readonly (keyof AddPaymentForm)[];
 
-export const REQUIRED_FIELDS_MESSAGE = "Please fill in all required fields";
-export const REQUIRED_FIELD = "This field is required";
+/** "Please fill in all required fields". */
+export const requiredFieldsMessage = () => t("admin.rule.requiredFields");
+/** "This field is required". */
+export const requiredField = () => t("admin.rule.required");
 
 export function addPaymentDefaults(day: string = today()): AddPaymentForm {
   return { clientId: "", amount: "", sessionsPurchased: "1", paymentDate: day, paymentMethod: "bank_transfer", referenceNumber: "", notes: "", validityMonths: "" };
@@ -133,7 +140,7 @@ export function addPaymentDefaults(day: string = today()): AddPaymentForm {
 
 /** The notice above Add Payment after a refused submit: one message for missing fields, else the first. */
 export function addPaymentMessage(errors: Partial<Record<keyof AddPaymentForm, string>>): string | undefined {
-  if (Object.values(errors).includes(REQUIRED_FIELD)) return REQUIRED_FIELDS_MESSAGE;
+  if (Object.values(errors).includes(requiredField())) return requiredFieldsMessage();
   return ADD_PAYMENT_FIELDS.map((k) => errors[k]).find((m): m is string => !!m);
 }
 

@@ -2,9 +2,11 @@
 // the page's data did not load.
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { t } from "../lib/i18n";
 import { type Session, currentSession, go, redirectFor } from "../lib/session";
 
-export const LOAD_ERROR = "Failed to load admin data. Please try again.";
+/** "Failed to load admin data. Please try again." */
+export const loadError = () => t("admin.error.load");
 
 /**
  * The signed-in admin, or null while checking. Signed-out visitors go to /auth and everyone
@@ -25,7 +27,7 @@ export function useAdminSession(): { session: Session | null; failed: boolean } 
       .catch(() => {
         if (!live) return;
         setFailed(true);
-        toast.error("Error", { description: LOAD_ERROR });
+        toast.error(t("common.error.title"), { description: loadError() });
       });
     return () => {
       live = false;
@@ -35,13 +37,13 @@ export function useAdminSession(): { session: Session | null; failed: boolean } 
 }
 
 /** The block shown instead of a page whose data did not load. */
-export function LoadFailed({ text = LOAD_ERROR }: { text?: string }) {
+export function LoadFailed({ text = loadError() }: { text?: string }) {
   return (
     <div className="panel empty" role="alert">
-      <p className="empty__title">Something went wrong</p>
+      <p className="empty__title">{t("admin.error.somethingWrong")}</p>
       <p>{text}</p>
       <button type="button" className="btn btn--navy btn--sm" onClick={() => window.location.reload()}>
-        Try again
+        {t("common.tryAgain")}
       </button>
     </div>
   );

@@ -1,5 +1,6 @@
 // Pure helpers of the admin views: labels, badge styles, which actions a booking allows, the
 // API paths with their filters, and today's date. No zod here, so the tables stay light.
+import { t, tMaybe } from "../lib/i18n";
 
 export type Errors<K extends string> = Partial<Record<K, string>>;
 
@@ -21,10 +22,11 @@ export function hasCredits(client: { available_credits: number } | undefined): b
 export const MAX_VALIDITY_MONTHS = 60;
 /** The months the validity picker offers; "" (the first option) is the settings' default. */
 export const VALIDITY_CHOICES: readonly number[] = Array.from({ length: MAX_VALIDITY_MONTHS }, (_, i) => i + 1);
-export const VALIDITY_MESSAGE = "Credits must be valid for 1 to 60 months";
+/** "Credits must be valid for 1 to 60 months". */
+export const validityMessage = () => t("admin.rule.validity");
 
 /** 1 → "1 month", 6 → "6 months". */
-export const monthsLabel = (n: number) => `${n} ${n === 1 ? "month" : "months"}`;
+export const monthsLabel = (n: number) => t("admin.months", { count: n });
 
 /**
  * The picker's value as the API's `validityMonths`: "" → null (the API then uses settings
@@ -39,24 +41,10 @@ export function validityMonthsOf(text: string): number | null | undefined {
 
 // ---------------------------------------------------------------- labels, badges, queries
 
-const LABELS: Record<string, string> = {
-  bank_transfer: "Bank Transfer",
-  credit_card: "Credit Card",
-  card: "Card",
-  cash: "Cash",
-  check: "Check",
-  paypal: "PayPal",
-  other: "Other",
-  no_show: "No-show",
-  calendly: "Calendly",
-  phone: "Phone",
-  admin: "Admin",
-  client: "Client",
-};
-
-/** "bank_transfer" → "Bank Transfer", "no_show" → "No-show", "confirmed" → "Confirmed". */
+/** "bank_transfer" → "Bank Transfer", "no_show" → "No-show", "confirmed" → "Confirmed"
+ *  (admin.label.*; a value the catalogue does not know is written out as it is). */
 export function label(value: string): string {
-  return LABELS[value] ?? value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, " ");
+  return tMaybe(`admin.label.${value}`) ?? value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, " ");
 }
 
 /** Admin badges (spec §4): confirmed default style, completed secondary, anything else destructive. */
@@ -75,7 +63,7 @@ export const needsAttention = (b: { status: string }) => b.status === "pending";
 
 /** The admin's word for a status: a pending booking "Needs attention". */
 export function statusLabel(status: string): string {
-  return status === "pending" ? "Needs attention" : label(status);
+  return status === "pending" ? t("admin.needsAttention") : label(status);
 }
 
 /**

@@ -2,9 +2,11 @@
 // load on demand: the dashboard's first paint needs none of them. `preloadDialogs` fetches them
 // ahead of a click (on idle, and when a button that opens one is hovered or focused).
 import { lazy } from "react";
+import { loadMessages } from "../lib/i18n";
 
 let pending: Promise<typeof import("./dialogs")> | null = null;
-const load = () => (pending ??= import("./dialogs"));
+/** The dialogs' code and their messages (adminDialogs), together. */
+const load = () => (pending ??= Promise.all([import("./dialogs"), loadMessages(["adminDialogs"])]).then(([m]) => m));
 
 export function preloadDialogs(): void {
   load().catch(() => {

@@ -47,9 +47,10 @@ export function PlusIcon() {
   );
 }
 
+/** "Back": points the other way on a right-to-left page (the theme mirrors `.icon--mirror`). */
 export function ArrowLeftIcon() {
   return (
-    <svg className="icon icon--sm" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg className="icon icon--sm icon--mirror" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
       <path d="M19 12H5M11 18l-6-6 6-6" />
     </svg>
   );

@@ -2,6 +2,7 @@
 // confirm prompt's words, and the toast once done.
 import type { BookingView } from "../api/types";
 import { longDateTime } from "../lib/format";
+import { t } from "../lib/i18n";
 import { type SessionAction, who } from "./SessionsTable";
 
 export const ACTION_PATH = {
@@ -14,44 +15,42 @@ export function prompt(kind: SessionAction, b: BookingView): { title: string; de
   const when = longDateTime(b.sessionDate);
   if (kind === "waive") {
     return {
-      title: "Waive this late cancellation?",
-      description: `${who(b)} cancelled the session on ${when} less than 24 hours before the start, so its credit stayed used. Waiving gives the credit back, once.`,
-      confirmText: "Give the credit back",
-      cancelText: "Keep it used",
+      title: t("admin.waive.title"),
+      description: t("admin.waive.text", { who: who(b), when }),
+      confirmText: t("admin.waive.confirm"),
+      cancelText: t("admin.waive.keep"),
     };
   }
   if (kind === "cancel") {
     return {
-      title: "Cancel this booking?",
-      description:
-        b.status === "pending"
-          ? `The session booked by ${who(b)} on ${when} will be cancelled. No credit was used for it, so none moves.`
-          : `The session of ${who(b)} on ${when} will be cancelled and the credit returned to the client.`,
-      confirmText: "Cancel Booking",
-      cancelText: "Keep Booking",
+      title: t("admin.booking.cancelTitle"),
+      description: b.status === "pending" ? t("admin.booking.cancelPendingText", { who: who(b), when }) : t("admin.booking.cancelText", { who: who(b), when }),
+      confirmText: t("admin.booking.cancel"),
+      cancelText: t("admin.booking.keep"),
     };
   }
   return {
-    title: "Mark as no-show?",
-    description: `The session of ${who(b)} on ${when} will be marked as a no-show. The credit stays used.`,
-    confirmText: "Mark No-show",
-    cancelText: "Go back",
+    title: t("admin.noShow.title"),
+    description: t("admin.noShow.text", { who: who(b), when }),
+    confirmText: t("admin.noShow.confirm"),
+    cancelText: t("admin.noShow.keep"),
   };
 }
 
 /** The success toast: [title, description]. */
 export function done(kind: SessionAction, b: BookingView): [string, string] {
-  if (kind === "waive") return ["Late cancellation waived", `The session credit is back in the account of ${b.clientName ?? "the client"}.`];
+  const client = b.clientName ?? t("admin.theClient");
+  if (kind === "waive") return [t("admin.waive.done"), t("admin.waive.doneText", { who: client })];
   if (kind === "cancel") {
     return [
-      "Booking Cancelled",
+      t("admin.booking.cancelled"),
       b.status === "pending"
-        ? `The session booked by ${b.clientName ?? "the invitee"} is cancelled. No credit was used for it.`
-        : `The session of ${b.clientName ?? "the client"} is cancelled and the credit returned.`,
+        ? t("admin.booking.cancelledPendingText", { who: b.clientName ?? t("admin.theInvitee") })
+        : t("admin.booking.cancelledText", { who: client }),
     ];
   }
-  return ["Marked as No-show", `The session of ${b.clientName ?? "the client"} is marked as a no-show; the credit stays used.`];
+  return [t("admin.noShow.done"), t("admin.noShow.doneText", { who: client })];
 }
 
 export const failedTitle = (kind: SessionAction) =>
-  kind === "cancel" ? "Error Cancelling Booking" : kind === "waive" ? "Error Waiving Cancellation" : "Error Updating Booking";
+  kind === "cancel" ? t("common.error.cancelBooking") : kind === "waive" ? t("admin.waive.failed") : t("admin.booking.updateFailed");

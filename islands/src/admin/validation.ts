@@ -3,7 +3,8 @@
 // messages to put on the fields. The forms use them through zodResolver (lib/form); the
 // `validate…` functions say the same as plain data, so the rules are tested without a browser.
 import * as z from "zod/mini";
-import { DAY, EMAIL, type Errors, firstOf, parseForm } from "../lib/validate";
+import { LANGUAGES } from "../lib/i18n";
+import { DAY, EMAIL, type Errors, firstOf, msg, parseForm } from "../lib/validate";
 import {
   type AddPaymentForm,
   type AddPaymentPayload,
@@ -12,16 +13,15 @@ import {
   type CreateUserForm,
   type CreateUserPayload,
   type ExportRange,
-  PAYMENT_METHODS,
   PHONE_BOOKING_FIELDS,
   type PhoneBookingForm,
   type PhoneBookingPayload,
-  REQUIRED_FIELD,
   ROLES,
   USER_PAYMENT_METHODS,
   addPaymentMessage,
 } from "./fields";
-import { VALIDITY_MESSAGE, validityMonthsOf } from "./helpers";
+import { addPaymentSchema } from "./add-payment-rules";
+import { validityMonthsOf } from "./helpers";
 
 export * from "./fields";
 export { EMAIL };
@@ -42,11 +42,13 @@ function numberOf(text: string, fallback: number): number {
 }
 
 const atLeastZero = (n: number) => Number.isFinite(n) && n >= 0;
-const validity = z.string().check(z.refine((t) => validityMonthsOf(t) !== undefined, VALIDITY_MESSAGE));
+type Message = ReturnType<typeof msg>;
+const VALIDITY = msg("admin.rule.validity");
+const validity = z.string().check(z.refine((t) => validityMonthsOf(t) !== undefined, VALIDITY));
 /** The first message a check fails with wins, so a list of checks reads as "if … else if …". */
-const refine = <T>(ok: (v: T) => boolean, message: string) => z.refine<T>(ok, message);
+const refine = <T>(ok: (v: T) => boolean, message: Message) => z.refine<T>(ok, message);
 /** An object's check whose message lands on one field (a rule across fields). */
-const on = <T>(field: keyof T & string, ok: (v: T) => boolean, message: string) => z.refine<T>(ok, { message, path: [field] });
+const on = <T>(field: keyof T & string, ok: (v: T) => boolean, message: Message) => z.refine<T>(ok, { ...message, path: [field] });
 
 // ---------------------------------------------------------------- create user (§3, §5)
 
@@ -56,20 +58,21 @@ const paid = (f: Pick<CreateUserForm, "paymentAmount">) => numberOf(f.paymentAmo
 export const createUserSchema = z.pipe(
   z
     .object({
-      fullName: z.string().check(z.trim(), z.minLength(2, "Full name must be at least 2 characters")),
-      email: z.string().check(z.trim(), z.regex(EMAIL, "Invalid email address")),
+      fullName: z.string().check(z.trim(), z.minLength(2, msg("admin.rule.nameShort"))),
+      email: z.string().check(z.trim(), z.regex(EMAIL, msg("admin.rule.emailInvalid"))),
       phone: z.string(),
-      role: z.enum(ROLES, "Role must be admin or client"),
-      password: z.string().check(z.minLength(6, "Password must be at least 6 characters")),
+      role: z.enum(ROLES, msg("admin.rule.role")),
+      password: z.string().check(z.minLength(6, msg("admin.rule.passwordShort"))),
       initialCredits: z.string().check(
-        refine((t) => atLeastZero(numberOf(t, 0)), "Initial credits must be 0 or more"),
-        refine((t) => Number.isInteger(numberOf(t, 0)), "Initial credits must be a whole number"),
+        refine((t) => atLeastZero(numberOf(t, 0)), msg("admin.rule.creditsNegative")),
+        refine((t) => Number.isInteger(numberOf(t, 0)), msg("admin.rule.creditsWhole")),
       ),
-      paymentAmount: z.string().check(refine((t) => atLeastZero(numberOf(t, 0)), "Payment amount must be 0 or more")),
-      paymentMethod: z.enum(USER_PAYMENT_METHODS, "Payment method must be cash, card, bank_transfer or other"),
-      paymentDate: z.string().check(z.regex(DAY, "Payment date must be a date (YYYY-MM-DD)")),
+      paymentAmount: z.string().check(refine((t) => atLeastZero(numberOf(t, 0)), msg("admin.rule.amountNegative"))),
+      paymentMethod: z.enum(USER_PAYMENT_METHODS, msg("admin.rule.userMethod")),
+      paymentDate: z.string().check(z.regex(DAY, msg("admin.rule.paymentDate"))),
       paymentNotes: z.string(),
       validityMonths: validity,
+      language: z.enum(LANGUAGES, msg("admin.rule.language")),
     })
     .check(
       // A client who paid gets credits for it (an admin account has none).
@@ -79,7 +82,7 @@ export const createUserSchema = z.pipe(
           const valid = Number.isInteger(credits(f)) && credits(f) >= 0 && atLeastZero(paid(f));
           return !(valid && f.role === "client" && paid(f) > 0 && credits(f) <= 0);
         },
-        "Initial credits must be greater than 0 when payment amount is provided",
+        msg("admin.rule.creditsForPayment"),
       ),
     ),
   z.transform(
@@ -96,6 +99,7 @@ export const createUserSchema = z.pipe(
       // null: the credits last the settings' default (credits.default_validity_months).
       validityMonths: validityMonthsOf(f.validityMonths) ?? null,
       paymentNotes: f.paymentNotes.trim() || null,
+      language: f.language,
     }),
   ),
 );
@@ -120,11 +124,11 @@ export function isUrlOrEmpty(text: string): boolean {
 
 export const phoneBookingSchema = z.pipe(
   z.object({
-    clientId: z.string().check(z.minLength(1, "Please select a client")),
-    sessionDate: z.string().check(z.regex(DAY, "Session date is required")),
-    sessionTime: z.string().check(z.regex(/^\d{2}:\d{2}(:\d{2})?$/, "Session time is required")),
-    status: z.enum(BOOKING_STATUSES, "Status must be confirmed, completed, cancelled or no_show"),
-    googleMeetLink: z.string().check(z.refine(isUrlOrEmpty, "Meet link must be a URL")),
+    clientId: z.string().check(z.minLength(1, msg("admin.rule.selectClient"))),
+    sessionDate: z.string().check(z.regex(DAY, msg("admin.rule.sessionDate"))),
+    sessionTime: z.string().check(z.regex(/^\d{2}:\d{2}(:\d{2})?$/, msg("admin.rule.sessionTime"))),
+    status: z.enum(BOOKING_STATUSES, msg("admin.rule.status")),
+    googleMeetLink: z.string().check(z.refine(isUrlOrEmpty, msg("admin.rule.meetLink"))),
     sessionNotes: z.string(),
   }),
   z.transform(
@@ -146,63 +150,8 @@ export function validatePhoneBooking(form: PhoneBookingForm): Checked<PhoneBooki
 
 // ---------------------------------------------------------------- add payment (§5)
 
-const REQUIRED = ["clientId", "amount", "sessionsPurchased", "paymentDate"] as const;
-const required = z.string().check(z.refine((t) => t.trim() !== "", REQUIRED_FIELD));
-/** Until every required field is filled in, their messages are the only ones. */
-const filled = (f: AddPaymentForm) => REQUIRED.every((k) => f[k].trim() !== "");
-const whenFilled = (field: keyof AddPaymentForm, ok: (f: AddPaymentForm) => boolean, message: string) =>
-  on<AddPaymentForm>(field, (f) => !filled(f) || ok(f), message);
-
-/** 2-decimal steps: 4500.5 and 4500.50 pass, 4500.505 does not. */
-function inCents(amount: number): boolean {
-  return Number.isFinite(amount) && amount >= 0 && Math.abs(Math.round(amount * 100) - amount * 100) <= 1e-6;
-}
-
-export const addPaymentSchema = z.pipe(
-  z
-    .object({
-      clientId: required,
-      amount: required,
-      sessionsPurchased: required,
-      paymentDate: required,
-      paymentMethod: z.string() as z.ZodMiniType<AddPaymentForm["paymentMethod"], AddPaymentForm["paymentMethod"]>,
-      referenceNumber: z.string(),
-      notes: z.string(),
-      validityMonths: z.string(),
-    })
-    .check(
-      whenFilled("amount", (f) => inCents(Number(f.amount.trim())), "Amount must be 0 or more, in steps of 0.01"),
-      whenFilled(
-        "sessionsPurchased",
-        (f) => {
-          const n = Number(f.sessionsPurchased.trim());
-          return Number.isInteger(n) && n >= 1;
-        },
-        "Sessions purchased must be at least 1",
-      ),
-      whenFilled("paymentDate", (f) => DAY.test(f.paymentDate), "Payment date must be a date (YYYY-MM-DD)"),
-      whenFilled(
-        "paymentMethod",
-        (f) => (PAYMENT_METHODS as readonly string[]).includes(f.paymentMethod),
-        "Payment method must be bank_transfer, credit_card, cash, check, paypal or other",
-      ),
-      whenFilled("validityMonths", (f) => validityMonthsOf(f.validityMonths) !== undefined, VALIDITY_MESSAGE),
-    ),
-  z.transform((f): AddPaymentPayload => {
-    const amount = Number(f.amount.trim());
-    return {
-      clientId: f.clientId,
-      amount: Math.round(amount * 100) / 100,
-      sessionsPurchased: Number(f.sessionsPurchased.trim()),
-      paymentDate: f.paymentDate,
-      paymentMethod: f.paymentMethod,
-      referenceNumber: f.referenceNumber.trim() || null,
-      notes: f.notes.trim() || null,
-      // null: the credits last the settings' default (credits.default_validity_months).
-      validityMonths: validityMonthsOf(f.validityMonths) ?? null,
-    };
-  }),
-);
+// The schema is in ./add-payment-rules, which /admin/add-payment loads on its own.
+export { addPaymentSchema };
 
 export function validateAddPayment(form: AddPaymentForm): Checked<AddPaymentPayload, keyof AddPaymentForm> {
   const r = parseForm(addPaymentSchema, form);
@@ -214,6 +163,6 @@ export function validateAddPayment(form: AddPaymentForm): Checked<AddPaymentPayl
 
 /** Both days, the last one on or after the first; the message goes under the last day. */
 export const exportRangeSchema = z.object({ from: z.string(), to: z.string() }).check(
-  on<ExportRange>("to", (r) => r.from !== "" && r.to !== "", "Choose both dates"),
-  on<ExportRange>("to", (r) => r.from === "" || r.to === "" || r.to >= r.from, "The last day must be on or after the first day"),
+  on<ExportRange>("to", (r) => r.from !== "" && r.to !== "", msg("admin.rule.bothDates")),
+  on<ExportRange>("to", (r) => r.from === "" || r.to === "" || r.to >= r.from, msg("admin.rule.rangeOrder")),
 );

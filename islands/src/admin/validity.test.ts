@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { MAX_VALIDITY_MONTHS, VALIDITY_CHOICES, VALIDITY_MESSAGE, monthsLabel, validityMonthsOf } from "./helpers";
+import { MAX_VALIDITY_MONTHS, VALIDITY_CHOICES, monthsLabel, validityMonthsOf } from "./helpers";
 import { addPaymentDefaults, createUserDefaults, validateAddPayment, validateCreateUser } from "./validation";
+
+const VALIDITY_MESSAGE = "Credits must be valid for 1 to 60 months";
 
 describe("the validity picker of Add Payment and Add User", () => {
   it("offers 1 to 60 months after the settings' default", () => {

@@ -352,7 +352,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The link in the confirmation email: confirms the address, then shows the sign-in page. */
+        /**
+         * The link in the confirmation email: confirms the address, then shows the sign-in page (in
+         *     the account's language: `/ar/auth?…` for Arabic).
+         */
         get: operations["confirm_email"];
         put?: never;
         post?: never;
@@ -376,6 +379,26 @@ export interface paths {
          *     confirmed: nothing is sent. A few per hour per account, so it cannot flood an inbox.
          */
         post: operations["resend_confirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/language": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The signed-in user chooses the language of their emails (the dashboard's language switch):
+         *     the next email they are sent is written in it.
+         */
+        put: operations["change_language"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -789,7 +812,8 @@ export interface paths {
         put?: never;
         /**
          * The browser coming back from PayTabs (a form POST). The signature is checked; if the
-         *     callback has not arrived yet, PayTabs is queried and the same settlement applies.
+         *     callback has not arrived yet, PayTabs is queried and the same settlement applies. The
+         *     pages it leads to are in the paying client's language.
          */
         post: operations["browser_return"];
         delete?: never;
@@ -908,6 +932,8 @@ export interface components {
         };
         /** @description The signed-in user and their profile. */
         AuthSessionView: {
+            /** @description The account's language: every email it is sent is written in it (`en` or `ar`). */
+            language: components["schemas"]["Language"];
             profile: components["schemas"]["ProfileView"];
             user: components["schemas"]["UserView"];
         };
@@ -950,6 +976,8 @@ export interface components {
             email: string;
             emailConfirmed: boolean;
             fullName: string;
+            /** @description The language the client's emails are written in. */
+            language: components["schemas"]["Language"];
             /** @description Newest first. */
             ledger: components["schemas"]["LedgerEntryView"][];
             /** @description Newest first. */
@@ -1007,6 +1035,7 @@ export interface components {
             /** @description `general` (also accepted: `contact`) or `discovery_call`. */
             form_type?: string | null;
             interested_in?: string | null;
+            language?: null | components["schemas"]["Language"];
             message?: string | null;
             name?: string | null;
             objective?: string | null;
@@ -1023,6 +1052,7 @@ export interface components {
              * @description 0 (default) to 1,000.
              */
             initialCredits?: number | null;
+            language?: null | components["schemas"]["Language"];
             password?: string | null;
             /** @description In the currency's major unit, 2-decimal steps, 0 (default) to 10,000,000. */
             paymentAmount?: components["schemas"]["AmountInput"];
@@ -1064,6 +1094,7 @@ export interface components {
         };
         EditProfile: {
             fullName?: string | null;
+            language?: null | components["schemas"]["Language"];
             /** @description Empty removes it. */
             phone?: string | null;
             /** @description admin or client. */
@@ -1104,6 +1135,19 @@ export interface components {
         Health: {
             database: string;
             status: string;
+        };
+        /**
+         * @description A language of the portal, as its BCP 47 primary tag.
+         * @enum {string}
+         */
+        Language: "en" | "ar";
+        LanguageChange: {
+            /** @description `en` or `ar`. */
+            language: components["schemas"]["Language"];
+        };
+        /** @description The account's language, as `PUT /api/auth/language` answers it. */
+        LanguageView: {
+            language: components["schemas"]["Language"];
         };
         LedgerEntryView: {
             createdAt: string;
@@ -1184,6 +1228,7 @@ export interface components {
             createdAt: string;
             /** @description The order id shown to the customer (the cart id). */
             orderId: string;
+            /** @description In the signed-in reader's language. */
             packageName: string;
             /** @description `individual` or `group`. */
             packageType: string;
@@ -1236,7 +1281,7 @@ export interface components {
             issuedAt: string;
             /**
              * @description The package's name for an online purchase; "Coaching sessions" for a payment the admin
-             *     recorded.
+             *     recorded. In the signed-in viewer's language.
              */
             package: string;
             paymentDate: string;
@@ -1364,6 +1409,7 @@ export interface components {
         SignUp: {
             email?: string | null;
             full_name?: string | null;
+            language?: null | components["schemas"]["Language"];
             password?: string | null;
             phone?: string | null;
         };
@@ -1394,6 +1440,7 @@ export interface components {
         };
         Subscribe: {
             email?: string | null;
+            language?: null | components["schemas"]["Language"];
             /** @description Where the form was (e.g. `footer`), kept as consent evidence. */
             source?: string | null;
         };
@@ -2886,7 +2933,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To /auth?confirmed=1, or /auth?confirm_error=1 for an invalid or used link */
+            /** @description To /auth?confirmed=1, or /auth?confirm_error=1 for an invalid or used link (under /ar for an Arabic account) */
             303: {
                 headers: {
                     [name: string]: unknown;
@@ -2989,6 +3036,82 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_language: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LanguageChange"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LanguageView"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Language must be en (English) or ar (Arabic) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4400,7 +4523,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description To /payment/success?cart_id=… or /payment/failed?cart_id=… */
+            /** @description To /payment/success?cart_id=… or /payment/failed?cart_id=… (under /ar for an Arabic client) */
             303: {
                 headers: {
                     [name: string]: unknown;

@@ -2,18 +2,20 @@
 // note that follows a booking while it is confirmed, and the page without credits.
 import { useId } from "react";
 import type { BookSessionView } from "../api/types";
-import { webUrl } from "../lib/client-views";
+import { webUrl } from "../lib/web";
+import { localPath, t } from "../lib/i18n";
+import { rich } from "../lib/rich";
 
 export function CreditsBar({ credits, back }: { credits: number; back: boolean }) {
   return (
     <div className="client-book-credits">
       <p className="client-book-credits__text">
-        <span className="client-book-credits__label">Available credits</span>
+        <span className="client-book-credits__label">{t("client.book.available")}</span>
         <span className="client-book-credits__value">{credits}</span>
       </p>
       {back ? (
-        <a className="link-arrow link-arrow--back" href="/dashboard">
-          Back to Dashboard
+        <a className="link-arrow link-arrow--back" href={localPath("/dashboard")}>
+          {t("client.backToDashboard")}
         </a>
       ) : null}
     </div>
@@ -26,31 +28,31 @@ export function Scheduler({ view }: { view: BookSessionView }) {
   return (
     <section className="panel client-book-panel" aria-labelledby="client-book-title">
       <h2 className="panel__title" id="client-book-title">
-        Choose a time for your session
+        {t("client.book.title")}
       </h2>
       <ol className="client-steps" role="list">
-        <li>Pick a date and time that suits you in the calendar below.</li>
-        <li>Confirm your details. Your name and email are already filled in.</li>
-        <li>You will receive a confirmation email, and the session appears on your dashboard. Each session uses one credit.</li>
+        <li>{t("client.book.step1")}</li>
+        <li>{t("client.book.step2")}</li>
+        <li>{t("client.book.step3")}</li>
       </ol>
       {url ? (
         <>
           <div className="client-scheduler">
-            <iframe className="client-scheduler__frame" title="Book a session" src={url} width="100%" height="760" loading="lazy" />
+            <iframe className="client-scheduler__frame" title={t("client.book.frame")} src={url} width="100%" height="760" loading="lazy" />
           </div>
           <div className="client-book-actions">
             <a className="btn btn--outline" href={url} target="_blank" rel="noopener" aria-describedby={note}>
-              Open in new window
+              {t("client.book.openWindow")}
             </a>
             <span className="visually-hidden" id={note}>
-              Opens the {view.schedulerName || "scheduling"} page in a new tab
+              {view.schedulerName ? t("client.book.opensNamed", { name: view.schedulerName }) : t("client.book.opensScheduling")}
             </span>
           </div>
         </>
       ) : (
-        <p className="notice">The booking calendar is not available right now. Please try again later or contact us.</p>
+        <p className="notice">{t("client.book.unavailable")}</p>
       )}
-      <p className="client-book-note">You can cancel or reschedule a session up to 24 hours before it starts.</p>
+      <p className="client-book-note">{t("client.book.note")}</p>
     </section>
   );
 }
@@ -63,19 +65,17 @@ export function ConfirmationNote({ state }: { state: Confirmation | null }) {
     <div className={`client-book-status${state ? ` client-book-status--${state.kind}` : ""}`} role="status">
       {state?.kind === "confirming" ? (
         <p className="client-book-status__text">
-          <span className="spinner spinner--sm" aria-hidden="true" /> Thank you. Your booking is being confirmed…
+          <span className="spinner spinner--sm" aria-hidden="true" /> {t("client.book.confirming")}
         </p>
       ) : null}
       {state?.kind === "confirmed" ? (
         <p className="client-book-status__text">
-          Your session is booked and 1 credit was used. You have {state.credits} {state.credits === 1 ? "credit" : "credits"} left.{" "}
-          <a href="/dashboard">See it on your dashboard</a>
+          {t("client.book.confirmed", { count: state.credits })} <a href={localPath("/dashboard")}>{t("client.book.seeIt")}</a>
         </p>
       ) : null}
       {state?.kind === "slow" ? (
         <p className="client-book-status__text">
-          Your booking was received and is still being confirmed. It will appear on your <a href="/dashboard">dashboard</a> shortly, with a confirmation
-          email.
+          {rich("client.book.slow", { link: (c) => <a href={localPath("/dashboard")}>{c}</a> })}
         </p>
       ) : null}
     </div>
@@ -86,15 +86,15 @@ export function NoCredits() {
   return (
     <section className="panel panel--dashed client-book-empty" aria-labelledby="client-book-empty-title">
       <h2 className="client-book-empty__title" id="client-book-empty-title">
-        You have no session credits left.
+        {t("client.book.none")}
       </h2>
-      <p className="client-book-empty__text">Buy a coaching package to add credits, then come back here to book your next session.</p>
+      <p className="client-book-empty__text">{t("client.book.noneText")}</p>
       <div className="client-book-actions client-book-actions--center">
-        <a className="btn btn--gold" href="/pricing">
-          Buy Credits
+        <a className="btn btn--gold" href={localPath("/pricing")}>
+          {t("client.buyCredits")}
         </a>
-        <a className="btn btn--outline" href="/dashboard">
-          Back to Dashboard
+        <a className="btn btn--outline" href={localPath("/dashboard")}>
+          {t("client.backToDashboard")}
         </a>
       </div>
     </section>

@@ -2,36 +2,41 @@
 // expire and the last payment.
 import type { AccountView } from "../api/types";
 import { shortDate } from "../lib/format";
+import { t } from "../lib/i18n";
+import { rich } from "../lib/rich";
 
 export function CreditsCard({ account }: { account: AccountView }) {
   return (
     <section className="panel client-card" aria-labelledby="client-credits-title">
       <h2 className="panel__title" id="client-credits-title">
-        Session Credits
+        {t("client.credits.title")}
       </h2>
       <dl className="client-credits">
         <div className="stat client-stat--highlight">
-          <dt className="stat__label">Available Credits</dt>
+          <dt className="stat__label">{t("client.credits.available")}</dt>
           <dd className="stat__value">{account.availableCredits}</dd>
         </div>
         <div className="stat">
-          <dt className="stat__label">Total Purchased</dt>
+          <dt className="stat__label">{t("client.credits.total")}</dt>
           <dd className="stat__value">{account.totalCredits}</dd>
         </div>
         <div className="stat">
-          <dt className="stat__label">Sessions Completed</dt>
+          <dt className="stat__label">{t("client.credits.completed")}</dt>
           <dd className="stat__value">{account.sessionsCompleted}</dd>
         </div>
       </dl>
       {account.nextExpiry ? (
         <p className="client-credits__last client-credits__expiry">
-          {account.nextExpiry.credits === 1 ? "1 credit expires" : `${account.nextExpiry.credits} credits expire`} on{" "}
-          <time dateTime={account.nextExpiry.expiresOn}>{shortDate(account.nextExpiry.expiresOn)}</time>
+          {rich("client.credits.expire", {
+            count: account.nextExpiry.credits,
+            date: shortDate(account.nextExpiry.expiresOn),
+            time: (c) => <time dateTime={account.nextExpiry?.expiresOn}>{c}</time>,
+          })}
         </p>
       ) : null}
       {account.lastPaymentDate ? (
         <p className="client-credits__last">
-          Last payment: <time dateTime={account.lastPaymentDate}>{shortDate(account.lastPaymentDate)}</time>
+          {rich("client.credits.lastPayment", { date: shortDate(account.lastPaymentDate), time: (c) => <time dateTime={account.lastPaymentDate ?? undefined}>{c}</time> })}
         </p>
       ) : null}
     </section>

@@ -5,7 +5,8 @@ import { toast } from "sonner";
 import type { AccountView, PaymentRecordView } from "../api/types";
 import { PUT } from "../lib/api";
 import { receiptPath } from "../lib/client-views";
-import { formatMoney, sessions, shortDate } from "../lib/format";
+import { credits, formatMoney, sessions, shortDate } from "../lib/format";
+import { t } from "../lib/i18n";
 
 function PaymentRow({ payment }: { payment: PaymentRecordView }) {
   const refund = payment.kind === "refund";
@@ -13,20 +14,20 @@ function PaymentRow({ payment }: { payment: PaymentRecordView }) {
     <li className="client-payment">
       <div className="client-payment__main">
         <span className="client-payment__amount">
-          {refund ? "Refund: " : null}
+          {refund ? t("client.payments.refundPrefix") : null}
           {formatMoney(payment.amount)}
         </span>
         <span className="client-payment__sessions">
-          {refund ? `${payment.sessionsPurchased} ${payment.sessionsPurchased === 1 ? "credit" : "credits"} removed` : sessions(payment.sessionsPurchased)}
+          {refund ? t("client.payments.creditsRemoved", { credits: credits(payment.sessionsPurchased) }) : sessions(payment.sessionsPurchased)}
         </span>
       </div>
       <div className="client-payment__meta">
         <time dateTime={payment.paymentDate}>{shortDate(payment.paymentDate)}</time>
         {payment.referenceNumber ? <span className="badge badge--outline client-payment__ref">#{payment.referenceNumber}</span> : null}
         <a className="client-payment__receipt" href={receiptPath(payment)}>
-          Receipt
+          {t("client.payments.receipt")}
           <span className="visually-hidden">
-            {refund ? ` of the payment refunded on ${shortDate(payment.paymentDate)}` : ` for the payment of ${shortDate(payment.paymentDate)}`}
+            {t(refund ? "client.payments.receiptOfRefunded" : "client.payments.receiptOfPayment", { date: shortDate(payment.paymentDate) })}
           </span>
         </a>
       </div>
@@ -61,7 +62,7 @@ export function PaymentHistory(props: { account: AccountView; payments: PaymentR
       props.onAccount(account);
     } catch (e) {
       console.error("payment history preference", e);
-      toast.error("Error", { description: "Failed to update payment history preference." });
+      toast.error(t("common.error.title"), { description: t("client.payments.prefFailed") });
       setChecked(!show);
     } finally {
       setBusy(false);
@@ -72,7 +73,7 @@ export function PaymentHistory(props: { account: AccountView; payments: PaymentR
     return (
       <section className="panel panel--dashed client-card client-card--wide" aria-labelledby="client-payments-title">
         <h2 className="visually-hidden" id="client-payments-title">
-          Payment History
+          {t("client.payments.title")}
         </h2>
         <div className="client-check">
           <input
@@ -89,11 +90,11 @@ export function PaymentHistory(props: { account: AccountView; payments: PaymentR
             }}
           />
           <label className="client-check__label" htmlFor={checkboxId}>
-            Show payment history
+            {t("client.payments.show")}
           </label>
         </div>
         <p className="client-check__hint" id={`${checkboxId}-hint`}>
-          Your payment records are hidden from this dashboard.
+          {t("client.payments.hidden")}
         </p>
       </section>
     );
@@ -103,20 +104,20 @@ export function PaymentHistory(props: { account: AccountView; payments: PaymentR
     <section className="panel client-card client-card--wide" aria-labelledby="client-payments-title">
       <div className="client-panel-head">
         <h2 className="panel__title" id="client-payments-title">
-          Payment History
+          {t("client.payments.title")}
         </h2>
         <button
           ref={hideRef}
           type="button"
           className="link-button client-hide"
           disabled={busy}
-          aria-label="Hide payment history"
+          aria-label={t("client.payments.hideLabel")}
           onClick={() => {
             setChecked(false);
             void change(false);
           }}
         >
-          {busy ? "Hiding..." : "Hide"}
+          {busy ? t("client.payments.hiding") : t("client.payments.hide")}
         </button>
       </div>
       {props.payments.length > 0 ? (
@@ -127,7 +128,7 @@ export function PaymentHistory(props: { account: AccountView; payments: PaymentR
         </ul>
       ) : (
         <div className="empty">
-          <p className="empty__title">No payment records</p>
+          <p className="empty__title">{t("client.payments.none")}</p>
         </div>
       )}
     </section>

@@ -1,8 +1,9 @@
 // The parts of /payment/success's outcome: its icon, the order's summary and the next steps
 // (the dashboard for a member, signing in for a guest buyer).
 import type { PaymentView } from "../api/types";
-import { packageQuantity, packageQuantityLabel } from "../lib/client-views";
+import { packageQuantity, packageQuantityLabel } from "../lib/payment-views";
 import { formatMoney } from "../lib/format";
+import { localPath, t } from "../lib/i18n";
 
 export function Icon({ kind }: { kind: "success" | "processing" | "unconfirmed" }) {
   return (
@@ -28,7 +29,7 @@ export function Summary({ payment }: { payment: PaymentView }) {
   return (
     <dl className="status-page__box client-pay-summary">
       <div className="client-pay-summary__row">
-        <dt>Package</dt>
+        <dt>{t("client.pay.package")}</dt>
         <dd>{payment.packageName}</dd>
       </div>
       <div className="client-pay-summary__row">
@@ -36,11 +37,11 @@ export function Summary({ payment }: { payment: PaymentView }) {
         <dd>{packageQuantity(payment.packageType, payment.sessions)}</dd>
       </div>
       <div className="client-pay-summary__row">
-        <dt>Amount</dt>
+        <dt>{t("client.pay.amount")}</dt>
         <dd>{formatMoney(payment.amount)}</dd>
       </div>
       <div className="client-pay-summary__row">
-        <dt>Order ID</dt>
+        <dt>{t("client.pay.orderId")}</dt>
         <dd className="client-pay-summary__code">{payment.orderId}</dd>
       </div>
     </dl>
@@ -50,20 +51,20 @@ export function Summary({ payment }: { payment: PaymentView }) {
 export function Actions({ signedIn }: { signedIn: boolean }) {
   return signedIn ? (
     <div className="status-page__actions">
-      <a className="btn btn--gold" href="/dashboard">
-        Go to Dashboard
+      <a className="btn btn--gold" href={localPath("/dashboard")}>
+        {t("client.pay.goDashboard")}
       </a>
-      <a className="btn btn--outline" href="/book-session">
-        Book Your First Session
+      <a className="btn btn--outline" href={localPath("/book-session")}>
+        {t("client.pay.bookFirst")}
       </a>
     </div>
   ) : (
     <div className="status-page__actions">
-      <a className="btn btn--gold" href="/auth">
-        Sign In / Create Account
+      <a className="btn btn--gold" href={localPath("/auth")}>
+        {t("client.pay.signIn")}
       </a>
-      <a className="btn btn--outline" href="/contact">
-        Contact Us
+      <a className="btn btn--outline" href={localPath("/contact")}>
+        {t("client.pay.contact")}
       </a>
     </div>
   );

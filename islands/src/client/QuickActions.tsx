@@ -1,6 +1,7 @@
 // The dashboard's quick actions: book a session, buy credits, and the scheduling service's own
 // page of the client's bookings (in a new tab).
 import { schedulerLinkText, webUrl } from "../lib/client-views";
+import { localPath, t } from "../lib/i18n";
 import { ExternalIcon } from "./icons";
 
 export function QuickActions({ schedulerName, schedulerUrl, newTabNote }: { schedulerName: string; schedulerUrl: string; newTabNote: string }) {
@@ -8,14 +9,14 @@ export function QuickActions({ schedulerName, schedulerUrl, newTabNote }: { sche
   return (
     <section className="panel client-card" aria-labelledby="client-actions-title">
       <h2 className="panel__title" id="client-actions-title">
-        Quick Actions
+        {t("client.actions.title")}
       </h2>
       <div className="client-actions">
-        <a className="btn btn--gold" href="/book-session">
-          Book New Session
+        <a className="btn btn--gold" href={localPath("/book-session")}>
+          {t("client.actions.book")}
         </a>
-        <a className="btn btn--outline" href="/pricing">
-          Buy Credits
+        <a className="btn btn--outline" href={localPath("/pricing")}>
+          {t("client.buyCredits")}
         </a>
         {external ? (
           <a className="btn btn--outline" href={external} target="_blank" rel="noopener" aria-describedby={newTabNote}>

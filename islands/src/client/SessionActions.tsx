@@ -8,7 +8,8 @@ import { ConfirmDialog } from "../admin/dialog";
 import type { SessionView } from "../api/types";
 import { ApiError, POST } from "../lib/api";
 import { longDateTime } from "../lib/format";
-import { webUrl } from "../lib/client-views";
+import { webUrl } from "../lib/web";
+import { t } from "../lib/i18n";
 
 /** Whether cancelling now gives the credit back (the server decides; this says it first). */
 export function cancelGivesCreditBack(session: SessionView, now: number = Date.now()): boolean {
@@ -17,9 +18,7 @@ export function cancelGivesCreditBack(session: SessionView, now: number = Date.n
 }
 
 export function cancelDialogText(session: SessionView, now: number = Date.now()): string {
-  return cancelGivesCreditBack(session, now)
-    ? "You are cancelling at least 24 hours before the start, so your session credit comes back to your account."
-    : "This session starts in less than 24 hours. Under our cancellation policy the session credit stays used.";
+  return cancelGivesCreditBack(session, now) ? t("client.cancel.early") : t("client.cancel.late");
 }
 
 export function SessionActions({ session, newTabNote, onCancelled }: { session: SessionView; newTabNote: string; onCancelled: () => void }) {
@@ -33,16 +32,14 @@ export function SessionActions({ session, newTabNote, onCancelled }: { session: 
     setBusy(true);
     try {
       const done = await POST("/api/bookings/{id}/cancel", {}, { path: { id: session.id } });
-      toast.success("Session cancelled", {
-        description: done.creditReturned
-          ? "Your session credit is back in your account."
-          : "It was cancelled less than 24 hours before the start, so the session credit stays used.",
+      toast.success(t("client.cancel.done"), {
+        description: done.creditReturned ? t("client.cancel.doneBack") : t("client.cancel.doneKept"),
       });
       setAsking(false);
       onCancelled();
     } catch (e) {
       console.error("cancel session", e);
-      toast.error("Error Cancelling Booking", { description: e instanceof ApiError ? e.message : "Please try again." });
+      toast.error(t("common.error.cancelBooking"), { description: e instanceof ApiError ? e.message : t("common.error.retry") });
     } finally {
       setBusy(false);
     }
@@ -51,24 +48,20 @@ export function SessionActions({ session, newTabNote, onCancelled }: { session: 
   return (
     <div className="client-session__actions">
       {reschedule ? (
-        <a className="btn btn--outline btn--sm" href={reschedule} target="_blank" rel="noopener" aria-describedby={newTabNote} aria-label={`Reschedule the session on ${when}`}>
-          Reschedule
+        <a className="btn btn--outline btn--sm" href={reschedule} target="_blank" rel="noopener" aria-describedby={newTabNote} aria-label={t("client.session.rescheduleLabel", { when })}>
+          {t("client.session.reschedule")}
         </a>
       ) : null}
-      <button type="button" className="btn btn--outline btn--sm" aria-haspopup="dialog" aria-label={`Cancel the session on ${when}`} onClick={() => setAsking(true)}>
-        Cancel
+      <button type="button" className="btn btn--outline btn--sm" aria-haspopup="dialog" aria-label={t("client.session.cancelLabel", { when })} onClick={() => setAsking(true)}>
+        {t("common.cancel")}
       </button>
       {asking ? (
         <ConfirmDialog
           open
-          title="Cancel this session?"
-          description={
-            <>
-              {when}. {cancelDialogText(session)}
-            </>
-          }
-          confirmText="Cancel session"
-          cancelText="Keep session"
+          title={t("client.cancel.title")}
+          description={t("client.cancel.text", { when, policy: cancelDialogText(session) })}
+          confirmText={t("client.cancel.confirm")}
+          cancelText={t("client.cancel.keep")}
           busy={busy}
           onConfirm={() => void cancel()}
           onClose={() => setAsking(false)}

@@ -5,6 +5,7 @@ import { useId } from "react";
 import type { SessionView } from "../api/types";
 import { joinLink, sessionTitle } from "../lib/client-views";
 import { longDateTime } from "../lib/format";
+import { t } from "../lib/i18n";
 import { StatusBadge } from "../lib/ui";
 import { CalendarIcon } from "./icons";
 import { SessionActions } from "./SessionActions";
@@ -41,26 +42,24 @@ export function SessionCard({
       </p>
       {meet ? (
         <a className="btn btn--navy btn--sm client-session__join" href={meet} target="_blank" rel="noopener" aria-describedby={newTabNote}>
-          Join Meeting
+          {t("client.session.join")}
         </a>
       ) : null}
       <SessionActions session={session} newTabNote={newTabNote} onCancelled={onChanged} />
       {asks ? (
-        <div className="client-session__ask" role="group" aria-label={`Pending session on ${longDateTime(session.sessionDate)}`}>
+        <div className="client-session__ask" role="group" aria-label={t("client.session.pendingLabel", { when: longDateTime(session.sessionDate) })}>
           <p className="client-session__note">
-            {session.canDisown
-              ? "This session was booked on our calendar with your email address, but not from your Book a Session page, so no credit was used. Is it yours?"
-              : "No credit was available when this session was booked, so it is not confirmed yet."}
+            {session.canDisown ? t("client.session.disownAsk") : t("client.session.noCredit")}
           </p>
           <div className="client-session__actions">
             {session.canClaim ? (
               <button type="button" className="btn btn--gold btn--sm" disabled={busy} aria-busy={busy} onClick={() => onAnswer(session, "claim")}>
-                Use 1 credit for this session
+                {t("client.session.claim")}
               </button>
             ) : null}
             {session.canDisown ? (
               <button type="button" className="btn btn--outline btn--sm" disabled={busy} onClick={() => onAnswer(session, "disown")}>
-                This wasn&apos;t me
+                {t("client.session.disown")}
               </button>
             ) : null}
           </div>

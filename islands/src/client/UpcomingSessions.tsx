@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { SessionView } from "../api/types";
 import { STATUS_FILTERS, type StatusFilter, emptySessionsText, filterLabel } from "../lib/client-views";
 import { sessions } from "../lib/format";
+import { localPath, t } from "../lib/i18n";
 import { type Answer, SessionCard } from "./SessionCard";
 
 export function UpcomingSessions(props: {
@@ -21,9 +22,9 @@ export function UpcomingSessions(props: {
     <section className="panel client-card client-card--wide" aria-labelledby="client-sessions-title">
       <div className="client-panel-head">
         <h2 className="panel__title" id="client-sessions-title">
-          Upcoming Sessions
+          {t("client.sessions.title")}
         </h2>
-        <div className="client-filter" role="group" aria-label="Filter sessions by status">
+        <div className="client-filter" role="group" aria-label={t("client.sessions.filterLabel")}>
           {STATUS_FILTERS.map((f) => (
             <button
               key={f}
@@ -42,7 +43,7 @@ export function UpcomingSessions(props: {
         </div>
       </div>
       <p className="visually-hidden" role="status">
-        {busy ? "Loading sessions…" : filtered ? `${filterLabel(filter)}: ${sessions(props.sessions.length)}` : ""}
+        {busy ? t("common.loadingSessions") : filtered ? t("client.sessions.shown", { filter: filterLabel(filter), sessions: sessions(props.sessions.length) }) : ""}
       </p>
       <div className={busy ? "client-sessions client-sessions--busy" : "client-sessions"} aria-busy={busy}>
         {props.sessions.length > 0 ? (
@@ -54,9 +55,9 @@ export function UpcomingSessions(props: {
         ) : (
           <div className="empty">
             <p className="empty__title">{emptySessionsText(filter)}</p>
-            <p>Book directly through our calendar system</p>
-            <a className="btn btn--gold btn--sm client-empty-action" href="/book-session">
-              Book a Session
+            <p>{t("client.sessions.emptyText")}</p>
+            <a className="btn btn--gold btn--sm client-empty-action" href={localPath("/book-session")}>
+              {t("client.sessions.book")}
             </a>
           </div>
         )}

@@ -8,10 +8,12 @@ import type { DashboardView, SessionView } from "../api/types";
 import { ApiError, GET, POST } from "../lib/api";
 import { type StatusFilter, dashboardQuery } from "../lib/client-views";
 import { longDateTime } from "../lib/format";
+import { t } from "../lib/i18n";
 import { type Session, currentSession, go, redirectFor } from "../lib/session";
 import type { Answer } from "./SessionCard";
 
-export const LOAD_ERROR = "Failed to load your data. Please try again.";
+/** "Failed to load your data. Please try again." */
+export const loadError = () => t("client.error.load");
 
 export function useDashboard() {
   const [phase, setPhase] = useState<"loading" | "error" | "ready">("loading");
@@ -37,7 +39,7 @@ export function useDashboard() {
     } catch (e) {
       if (mine !== request.current) return;
       console.error("dashboard load", e);
-      toast.error("Error", { description: LOAD_ERROR });
+      toast.error(t("common.error.title"), { description: loadError() });
       setPhase("error");
     }
   }, []);
@@ -59,7 +61,7 @@ export function useDashboard() {
     } catch (e) {
       if (mine !== request.current) return;
       console.error("dashboard filter", e);
-      toast.error("Error", { description: LOAD_ERROR });
+      toast.error(t("common.error.title"), { description: loadError() });
       setFilter(previous);
     } finally {
       if (mine === request.current) setFiltering(false);
@@ -75,7 +77,7 @@ export function useDashboard() {
       }
     } catch (e) {
       console.error("dashboard reload", e);
-      toast.error("Error", { description: LOAD_ERROR });
+      toast.error(t("common.error.title"), { description: loadError() });
     }
   };
 
@@ -85,9 +87,9 @@ export function useDashboard() {
     try {
       await POST(what === "claim" ? "/api/bookings/{id}/claim" : "/api/bookings/{id}/disown", {}, { path: { id: session.id } });
       if (what === "claim") {
-        toast.success("Session confirmed", { description: `Your session on ${longDateTime(session.sessionDate)} is confirmed; 1 credit was used.` });
+        toast.success(t("client.claim.done"), { description: t("client.claim.doneText", { when: longDateTime(session.sessionDate) }) });
       } else {
-        toast.success("Thank you", { description: "The session is removed from your dashboard, and the coach will look into it. No credit was used." });
+        toast.success(t("client.disown.done"), { description: t("client.disown.doneText") });
       }
       const mine = ++request.current;
       const view = await GET("/api/dashboard", { query: dashboardQuery(filter) });
@@ -96,10 +98,10 @@ export function useDashboard() {
       }
     } catch (e) {
       if (e instanceof ApiError && e.status === 409) {
-        toast.error("Insufficient Credits", { description: "You have no available credits. Buy credits, then use one for this session." });
+        toast.error(t("common.insufficientCredits"), { description: t("client.claim.noCredits") });
       } else {
         console.error("booking answer", e);
-        toast.error("Error", { description: e instanceof ApiError ? e.message : LOAD_ERROR });
+        toast.error(t("common.error.title"), { description: e instanceof ApiError ? e.message : loadError() });
       }
     } finally {
       setAnswering(null);

@@ -8,6 +8,8 @@ import type { ClientRow } from "../api/types";
 import { LoadFailed, useAdminSession } from "../admin/guard";
 import { ArrowLeftIcon } from "../admin/parts";
 import { GET } from "../lib/api";
+import { localPath, t } from "../lib/i18n";
+import { rich } from "../lib/rich";
 import { mountIsland } from "../lib/mount";
 import { Spinner } from "../lib/ui";
 
@@ -25,7 +27,7 @@ function AddPayment() {
         if (!live) return;
         setClients([]);
         setClientsFailed(true);
-        toast.error("Error Loading Clients", { description: "Failed to load clients." });
+        toast.error(t("admin.clients.loadError"), { description: t("admin.clients.loadFailed") });
       });
     return () => {
       live = false;
@@ -33,24 +35,31 @@ function AddPayment() {
   }, [session]);
 
   if (failed) return <LoadFailed />;
-  if (!session || clients === null) return <Spinner label="Loading clients…" />;
+  if (!session || clients === null) return <Spinner label={t("admin.clients.loading")} />;
 
   return (
     <div className="admin admin-payment">
-      <a className="link-arrow link-arrow--back admin-back" href="/admin">
+      <a className="link-arrow link-arrow--back admin-back" href={localPath("/admin")}>
         <ArrowLeftIcon />
-        Back<span className="visually-hidden"> to the admin dashboard</span>
+        {t("common.back")}
+        <span className="visually-hidden">{t("admin.pay.backHidden")}</span>
       </a>
 
       <section className="panel admin-panel admin-payment__panel" aria-labelledby="payment-title">
         <h2 className="panel__title" id="payment-title">
-          Record a Payment
+          {t("admin.pay.title")}
         </h2>
-        <p className="admin-panel__lead">For bank transfers, cash and other payments made outside the site. The sessions purchased are added to the client's credits.</p>
+        <p className="admin-panel__lead">{t("admin.pay.lead")}</p>
 
         {clientsFailed ? (
           <div className="notice notice--error" role="alert">
-            Failed to load clients. <button type="button" className="link-button" onClick={() => window.location.reload()}>Reload the page</button> to try again.
+            {rich("admin.pay.clientsFailed", {
+              button: (c) => (
+                <button type="button" className="link-button" onClick={() => window.location.reload()}>
+                  {c}
+                </button>
+              ),
+            })}
           </div>
         ) : null}
         <AddPaymentForm clients={clients} onClients={setClients} />
@@ -59,4 +68,4 @@ function AddPayment() {
   );
 }
 
-export const mount = mountIsland(AddPayment);
+export const mount = mountIsland(AddPayment, ["admin", "addPayment"]);

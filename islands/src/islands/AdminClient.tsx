@@ -9,10 +9,11 @@ import { SessionsSection } from "../admin/client/SessionsSection";
 import { AccountSection } from "../admin/client/AccountSection";
 import { ProfileSection } from "../admin/client/ProfileSection";
 import { preloadClientDialogs } from "../admin/client/lazy";
-import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
+import { LoadFailed, loadError, useAdminSession } from "../admin/guard";
 import { ArrowLeftIcon } from "../admin/parts";
 import type { BookingView, ClientDetailView, LotView } from "../api/types";
 import { ApiError, GET } from "../lib/api";
+import { localPath, t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { Spinner } from "../lib/ui";
 
@@ -32,7 +33,7 @@ function AdminClient() {
       setLots(await GET("/api/admin/clients/{id}/lots", { path: { id } }));
     } catch (e) {
       console.error("client lots", e);
-      setLotsFailed(e instanceof ApiError && e.status !== 0 ? `Failed to load the credits by lot: ${e.message}` : "Failed to load the credits by lot.");
+      setLotsFailed(e instanceof ApiError && e.status !== 0 ? t("adminClient.lots.failedWith", { message: e.message }) : t("adminClient.lots.failed"));
     }
   }, [id]);
 
@@ -46,10 +47,10 @@ function AdminClient() {
       setSessions(list);
     } catch (e) {
       console.error("client page", e);
-      if (e instanceof ApiError && e.status === 404) setProblem("Client not found.");
+      if (e instanceof ApiError && e.status === 404) setProblem(t("adminClient.notFound"));
       else {
-        setProblem(LOAD_ERROR);
-        toast.error("Error", { description: LOAD_ERROR });
+        setProblem(loadError());
+        toast.error(t("common.error.title"), { description: loadError() });
       }
     }
   }, [id]);
@@ -85,13 +86,13 @@ function AdminClient() {
 
   if (failed) return <LoadFailed />;
   if (problem) return <LoadFailed text={problem} />;
-  if (!session || !client) return <Spinner label="Loading the client…" />;
+  if (!session || !client) return <Spinner label={t("adminClient.loading")} />;
   return (
     <div className="admin-client">
       <p>
-        <a className="btn btn--outline btn--sm" href="/admin#clients">
+        <a className="btn btn--outline btn--sm" href={localPath("/admin#clients")}>
           <ArrowLeftIcon />
-          Back to clients
+          {t("adminClient.back")}
         </a>
       </p>
       <ProfileSection client={client} onChange={setClient} />
@@ -112,4 +113,4 @@ function AdminClient() {
   );
 }
 
-export const mount = mountIsland(AdminClient);
+export const mount = mountIsland(AdminClient, ["admin", "adminClient"]);

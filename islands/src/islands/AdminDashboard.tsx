@@ -10,9 +10,10 @@ import { PaymentsTab } from "../admin/PaymentsTab";
 import { SessionsTab } from "../admin/SessionsTab";
 import { StatCards } from "../admin/StatCards";
 import { type AdminStats, type ClientRow, type SchedulerInfo } from "../api/types";
-import { LOAD_ERROR, LoadFailed, useAdminSession } from "../admin/guard";
+import { LoadFailed, loadError, useAdminSession } from "../admin/guard";
 import { preloadDialogs } from "../admin/lazy";
 import { GET } from "../lib/api";
+import { dir, t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { Spinner } from "../lib/ui";
 
@@ -47,7 +48,7 @@ function AdminDashboard() {
       })
       .catch(() => {
         if (!live) return;
-        toast.error("Error", { description: LOAD_ERROR });
+        toast.error(t("common.error.title"), { description: loadError() });
         setLoadFailed((was) => was || stats === null);
       });
     return () => {
@@ -77,11 +78,15 @@ function AdminDashboard() {
   useEffect(() => {
     const list = tabList.current;
     const active = list?.querySelector<HTMLElement>('[data-state="active"]');
-    if (list && active) list.scrollLeft = Math.max(0, active.offsetLeft - 16); // the list is positioned (admin.css)
+    if (!list || !active) return;
+    if (dir() === "rtl") {
+      // Right to left the list starts at its right edge (scrollLeft 0, negative leftwards).
+      list.scrollLeft += active.getBoundingClientRect().right - list.getBoundingClientRect().right + 16;
+    } else list.scrollLeft = Math.max(0, active.offsetLeft - 16); // the list is positioned (admin.css)
   }, [tab, ready]);
 
   if (failed || loadFailed) return <LoadFailed />;
-  if (!session || !stats) return <Spinner label="Loading the admin dashboard…" />;
+  if (!session || !stats) return <Spinner label={t("admin.loading")} />;
 
   const refresh = () => setRefreshKey((k) => k + 1);
   return (
@@ -92,24 +97,25 @@ function AdminDashboard() {
 
       <Tabs.Root
         className="tabs admin-tabs"
+        dir={dir()}
         value={tab}
         onValueChange={(v) => {
           setTab(v as Tab);
           window.history.replaceState(null, "", `#${v}`);
         }}
       >
-        <Tabs.List className="tabs__list" aria-label="Admin sections" ref={tabList}>
+        <Tabs.List className="tabs__list" aria-label={t("admin.tabs.label")} ref={tabList}>
           <Tabs.Trigger className="tabs__trigger" value="clients">
-            Client Management
+            {t("admin.tabs.clients")}
           </Tabs.Trigger>
           <Tabs.Trigger className="tabs__trigger" value="bookings">
-            Booking Management
+            {t("admin.tabs.bookings")}
           </Tabs.Trigger>
           <Tabs.Trigger className="tabs__trigger" value="sessions">
-            Sessions Management
+            {t("admin.tabs.sessions")}
           </Tabs.Trigger>
           <Tabs.Trigger className="tabs__trigger" value="payments" onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
-            Add Payment
+            {t("admin.tabs.payments")}
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tabs__panel" value="clients">
@@ -129,4 +135,4 @@ function AdminDashboard() {
   );
 }
 
-export const mount = mountIsland(AdminDashboard);
+export const mount = mountIsland(AdminDashboard, ["admin", "adminDashboard"]);

@@ -8,6 +8,7 @@ import { flashAfterRedirect } from "../lib/flash";
 import { authRules } from "../lib/AuthForms";
 import AuthTabs from "../lib/AuthTabs";
 import { Form, FormField, useZodForm } from "../lib/form";
+import { t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { type Session, currentSession, go, homeFor, redirectFor } from "../lib/session";
 import { Spinner } from "../lib/ui";
@@ -21,20 +22,20 @@ function ResetPassword({ token }: { token: string }) {
   const submit = async ({ password }: { password: string }) => {
     try {
       const session = await POST("/api/auth/password-reset/confirm", { token, password });
-      flashAfterRedirect("Password changed", "You are signed in with your new password.");
+      flashAfterRedirect(t("auth.reset.changed"), t("auth.reset.changedText"));
       go(homeFor(session.profile.role));
     } catch (err) {
-      form.setError("password", { type: "server", message: err instanceof ApiError ? err.message : "Failed to change the password. Please try again." });
+      form.setError("password", { type: "server", message: err instanceof ApiError ? err.message : t("auth.reset.changeFailed") });
     }
   };
   return (
     <Form form={form} className="form" onSubmit={submit}>
-      <h2 className="auth-card__title">Choose a new password</h2>
-      <FormField<{ password: string }> name="password" id="reset-password" label="New password" hint="Create a password (min 6 characters)">
+      <h2 className="auth-card__title">{t("auth.reset.chooseTitle")}</h2>
+      <FormField<{ password: string }> name="password" id="reset-password" label={t("auth.reset.newPassword")} hint={t("auth.field.passwordHint")}>
         <input className="input" type="password" autoComplete="new-password" />
       </FormField>
       <button className="btn btn--navy btn--block" type="submit" disabled={busy}>
-        {busy ? "Saving..." : "Save new password"}
+        {busy ? t("auth.reset.saving") : t("auth.reset.save")}
       </button>
     </Form>
   );
@@ -47,10 +48,10 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
   if (sent !== null) {
     return (
       <div className="form" role="status">
-        <h2 className="auth-card__title">Check your email</h2>
-        <p>If an account exists for {sent}, we have emailed a link to choose a new password. It is valid for one hour.</p>
+        <h2 className="auth-card__title">{t("auth.reset.checkEmail")}</h2>
+        <p>{t("auth.reset.sent", { email: sent })}</p>
         <button type="button" className="btn btn--outline" onClick={onBack}>
-          Back to sign in
+          {t("auth.reset.back")}
         </button>
       </div>
     );
@@ -60,23 +61,23 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
       await POST("/api/auth/password-reset", { email });
       setSent(email);
     } catch (err) {
-      toast.error("Error", { description: err instanceof ApiError ? err.message : "Please try again." });
+      toast.error(t("common.error.title"), { description: err instanceof ApiError ? err.message : t("common.error.retry") });
     }
   };
   return (
     <Form form={form} className="form" onSubmit={submit}>
       <div>
-        <h2 className="auth-card__title">Reset your password</h2>
-        <p className="auth-card__lead">Enter the email you signed up with and we will send you a link to choose a new password.</p>
+        <h2 className="auth-card__title">{t("auth.reset.link")}</h2>
+        <p className="auth-card__lead">{t("auth.reset.lead")}</p>
       </div>
-      <FormField<{ email: string }> name="email" id="forgot-email" label="Email">
+      <FormField<{ email: string }> name="email" id="forgot-email" label={t("auth.field.email")}>
         <input className="input" type="email" autoComplete="email" />
       </FormField>
       <button className="btn btn--navy btn--block" type="submit" disabled={busy}>
-        {busy ? "Sending..." : "Email me a reset link"}
+        {busy ? t("auth.reset.sending") : t("auth.reset.send")}
       </button>
       <button type="button" className="link-button" onClick={onBack}>
-        Back to sign in
+        {t("auth.reset.back")}
       </button>
     </Form>
   );
@@ -90,8 +91,8 @@ function AuthPage() {
   const [forgot, setForgot] = useState(params.get("forgot") === "1");
 
   useEffect(() => {
-    if (params.get("confirmed") === "1") toast.success("Email confirmed", { description: "Thank you. Your email address is confirmed." });
-    if (params.get("confirm_error") === "1") toast.error("Confirmation failed", { description: "This confirmation link is invalid or has already been used." });
+    if (params.get("confirmed") === "1") toast.success(t("auth.confirmed"), { description: t("auth.confirmed.text") });
+    if (params.get("confirm_error") === "1") toast.error(t("auth.confirmFailed"), { description: t("auth.confirmFailed.text") });
     if (reset) return;
     currentSession()
       .then((s) => {
@@ -119,7 +120,7 @@ function AuthPage() {
           redirects
           afterSignIn={
             <button type="button" className="link-button" onClick={() => setForgot(true)}>
-              Forgot your password?
+              {t("auth.forgot")}
             </button>
           }
         />
@@ -128,4 +129,4 @@ function AuthPage() {
   );
 }
 
-export const mount = mountIsland(AuthPage);
+export const mount = mountIsland(AuthPage, ["auth"]);

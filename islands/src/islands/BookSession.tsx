@@ -9,13 +9,12 @@ import { toast } from "sonner";
 import { type Confirmation, ConfirmationNote, CreditsBar, NoCredits, Scheduler } from "../client/BookingParts";
 import { GET } from "../lib/api";
 import type { BookSessionView } from "../api/types";
-import { webUrl } from "../lib/client-views";
+import { webUrl } from "../lib/web";
+import { t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { currentSession, go, redirectFor } from "../lib/session";
 import { REFRESH_DELAYS_MS, isScheduledMessage, originOf } from "../lib/scheduled";
 import { Spinner } from "../lib/ui";
-
-const LOAD_ERROR = "Failed to load your data. Please try again.";
 
 function BookSession() {
   const [view, setView] = useState<BookSessionView | null>(null);
@@ -29,7 +28,7 @@ function BookSession() {
       setView(await GET("/api/book-session"));
     } catch (e) {
       console.error("book-session load", e);
-      toast.error("Error", { description: LOAD_ERROR });
+      toast.error(t("common.error.title"), { description: t("client.error.load") });
       setFailed(true);
     }
   }, []);
@@ -83,9 +82,9 @@ function BookSession() {
   if (failed) {
     return (
       <div className="panel client-error" role="alert">
-        <p className="client-error__text">{LOAD_ERROR}</p>
+        <p className="client-error__text">{t("client.error.load")}</p>
         <button type="button" className="btn btn--navy" onClick={() => void load()}>
-          Try again
+          {t("common.tryAgain")}
         </button>
       </div>
     );
@@ -101,4 +100,4 @@ function BookSession() {
   );
 }
 
-export const mount = mountIsland(BookSession);
+export const mount = mountIsland(BookSession, ["booking"]);

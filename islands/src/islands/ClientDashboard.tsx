@@ -7,11 +7,14 @@
 import { useId, useState } from "react";
 import { toast } from "sonner";
 import { CreditsCard } from "../client/CreditsCard";
+import { EmailLanguage } from "../client/EmailLanguage";
 import { PaymentHistory } from "../client/PaymentHistory";
 import { QuickActions } from "../client/QuickActions";
 import { UpcomingSessions } from "../client/UpcomingSessions";
-import { LOAD_ERROR, useDashboard } from "../client/useDashboard";
+import { loadError, useDashboard } from "../client/useDashboard";
 import { ConfirmEmailBanner } from "../lib/ConfirmEmail";
+import { t } from "../lib/i18n";
+import { rich } from "../lib/rich";
 import { mountIsland } from "../lib/mount";
 import { go, signOut } from "../lib/session";
 import { Spinner } from "../lib/ui";
@@ -28,18 +31,18 @@ function ClientDashboard() {
       go("/");
     } catch (e) {
       console.error("sign out", e);
-      toast.error("Error", { description: "Failed to sign out. Please try again." });
+      toast.error(t("common.error.title"), { description: t("common.signOut.failed") });
       setSigningOut(false);
     }
   };
 
-  if (phase === "loading") return <Spinner label="Loading your dashboard…" />;
+  if (phase === "loading") return <Spinner label={t("client.dash.loading")} />;
   if (phase === "error" || !data) {
     return (
       <div className="panel client-error" role="alert">
-        <p className="client-error__text">{LOAD_ERROR}</p>
+        <p className="client-error__text">{loadError()}</p>
         <button type="button" className="btn btn--navy" onClick={() => void start()}>
-          Try again
+          {t("common.tryAgain")}
         </button>
       </div>
     );
@@ -49,15 +52,15 @@ function ClientDashboard() {
     <div className="client-dash">
       <div className="dash-head">
         <p className="dash-head__name">
-          Welcome back, <strong className="client-who">{data.fullName}</strong>
+          {rich("client.dash.welcome", { name: data.fullName, strong: (c) => <strong className="client-who">{c}</strong> })}
         </p>
         <button type="button" className="btn btn--outline btn--sm" onClick={() => void doSignOut()} disabled={signingOut} aria-busy={signingOut}>
-          {signingOut ? "Signing out..." : "Sign Out"}
+          {signingOut ? t("common.signOut.busy") : t("common.signOut")}
         </button>
       </div>
       {session && !session.user.email_confirmed ? <ConfirmEmailBanner email={session.user.email} /> : null}
       <span className="visually-hidden" id={newTabNote}>
-        Opens in a new tab
+        {t("client.newTab")}
       </span>
       <div className="client-grid">
         <CreditsCard account={data.account} />
@@ -69,9 +72,10 @@ function ClientDashboard() {
           onChanged={() => void reload()}
         />
         <PaymentHistory account={data.account} payments={data.payments} onAccount={(account) => setData((d) => (d ? { ...d, account } : d))} />
+        {session ? <EmailLanguage language={session.language} /> : null}
       </div>
     </div>
   );
 }
 
-export const mount = mountIsland(ClientDashboard);
+export const mount = mountIsland(ClientDashboard, ["dashboard"]);

@@ -6,15 +6,16 @@ import { useEffect, useRef, useState } from "react";
 import { GET } from "../lib/api";
 import { type PaymentView } from "../api/types";
 import { Actions, Icon, Summary } from "../client/PaymentOutcome";
-import { POLL_INTERVAL_MS, VERIFY_DELAY_MS, cartIdFrom, failedPath, verifyStep } from "../lib/client-views";
+import { POLL_INTERVAL_MS, VERIFY_DELAY_MS, cartIdFrom, failedPath, verifyStep } from "../lib/payment-views";
+import { t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { currentSession, go, signedInHint } from "../lib/session";
 
 const HEADINGS = {
-  verifying: "Confirming Your Payment",
-  success: "Payment Successful!",
-  processing: "Your payment is being processed",
-  unconfirmed: "We are confirming your payment",
+  verifying: "client.pay.verifying",
+  success: "client.pay.success",
+  processing: "client.pay.processing",
+  unconfirmed: "client.pay.unconfirmed",
 } as const;
 
 type Result = { kind: "verifying" } | { kind: "success" | "processing"; payment: PaymentView } | { kind: "unconfirmed" };
@@ -77,7 +78,7 @@ function PaymentSuccess() {
     if (!settled) return;
     const heading = document.getElementById("app-title");
     if (heading) {
-      heading.textContent = HEADINGS[result.kind];
+      heading.textContent = t(HEADINGS[result.kind]);
       heading.tabIndex = -1;
       heading.focus();
     } else focusTarget.current?.focus();
@@ -87,7 +88,7 @@ function PaymentSuccess() {
     return (
       <div className="loading" role="status">
         <span className="spinner" aria-hidden="true" />
-        <p className="loading__text">Verifying your payment...</p>
+        <p className="loading__text">{t("client.pay.verifyingText")}</p>
       </div>
     );
   }
@@ -98,8 +99,8 @@ function PaymentSuccess() {
       <div className="client-pay">
         <Icon kind="success" />
         <p className="status-page__text" tabIndex={-1} ref={focusTarget}>
-          Thank you for your purchase. Here are the details of your order.
-          {member ? null : " Sign in with the email you used at checkout to see your package and book your sessions."}
+          {t("client.pay.thanks")}
+          {member ? null : ` ${t("client.pay.signInToSee")}`}
         </p>
         <Summary payment={result.payment} />
         <Actions signedIn={member} />
@@ -111,7 +112,9 @@ function PaymentSuccess() {
     return (
       <div className="client-pay">
         <Icon kind="processing" />
-        <p className="status-page__text" tabIndex={-1} ref={focusTarget}>This can take a few minutes. Your credits will appear in your dashboard shortly.</p>
+        <p className="status-page__text" tabIndex={-1} ref={focusTarget}>
+          {t("client.pay.processingText")}
+        </p>
         <Summary payment={result.payment} />
         <Actions signedIn={member} />
       </div>
@@ -122,14 +125,11 @@ function PaymentSuccess() {
     <div className="client-pay">
       <Icon kind="unconfirmed" />
       <p className="status-page__text" tabIndex={-1} ref={focusTarget}>
-        {member
-          ? "Your credits will appear in your dashboard as soon as it is confirmed."
-          : "Sign in with the email you used at checkout to see your credits once it is confirmed."}{" "}
-        If you have any questions, please contact us.
+        {member ? t("client.pay.unconfirmedMember") : t("client.pay.unconfirmedGuest")} {t("client.pay.questions")}
       </p>
       <Actions signedIn={member} />
     </div>
   );
 }
 
-export const mount = mountIsland(PaymentSuccess);
+export const mount = mountIsland(PaymentSuccess, ["payment"]);

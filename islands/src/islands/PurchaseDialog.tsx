@@ -9,6 +9,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { Suspense, lazy, useEffect, useState } from "react";
 import { formatMoney } from "../lib/format";
 import { signedInHint } from "../lib/hint";
+import { t } from "../lib/i18n";
+import { rich } from "../lib/rich";
 import { mountIsland } from "../lib/mount";
 import { type Session, currentSession } from "../lib/session";
 import { Spinner } from "../lib/ui";
@@ -60,22 +62,22 @@ function PurchaseDialog() {
   }, []);
 
   const close = () => setPkg(null);
-  const ready = "You're now ready to complete your purchase.";
+  const ready = t("purchase.ready");
   return (
     <Dialog.Root open={pkg !== null} onOpenChange={(open) => !open && close()}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog-content">
-          <Dialog.Title className="dialog-title">Complete Your Purchase</Dialog.Title>
+          <Dialog.Title className="dialog-title">{t("purchase.title")}</Dialog.Title>
           {pkg ? (
             <Dialog.Description className="dialog-description">
-              {pkg.name}: {unitLabel(pkg)} for <strong>{formatMoney(pkg.price)}</strong>
+              {rich("purchase.summary", { name: pkg.name, units: unitLabel(pkg), price: formatMoney(pkg.price), strong: (c) => <strong>{c}</strong> })}
             </Dialog.Description>
           ) : null}
           {pkg && session === undefined ? <Spinner /> : null}
           {pkg && session === null ? (
             <>
-              <p className="notice">Please sign in or create an account to complete your purchase</p>
+              <p className="notice">{t("purchase.signInFirst")}</p>
               <Suspense fallback={<Spinner />}>
                 <AuthTabs onDone={setSession} successText={ready} idPrefix="buy" />
               </Suspense>
@@ -86,7 +88,7 @@ function PurchaseDialog() {
               <PurchaseForm pkg={pkg} session={session} onCancel={close} onSignedOut={() => setSession(null)} />
             </Suspense>
           ) : null}
-          <Dialog.Close className="dialog-close" aria-label="Close">
+          <Dialog.Close className="dialog-close" aria-label={t("common.close")}>
             ×
           </Dialog.Close>
         </Dialog.Content>
@@ -95,4 +97,4 @@ function PurchaseDialog() {
   );
 }
 
-export const mount = mountIsland(PurchaseDialog);
+export const mount = mountIsland(PurchaseDialog, ["purchase", "auth"]);

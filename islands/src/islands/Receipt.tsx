@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import type { ReceiptView } from "../api/types";
 import { ApiError, GET } from "../lib/api";
 import { formatMoney, sessions, shortDate } from "../lib/format";
+import { localPath, t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { methodLabel } from "../lib/payment-methods";
 import { currentSession, go, homeFor } from "../lib/session";
@@ -25,7 +26,7 @@ function Receipt() {
         setReceipt(await GET("/api/receipts/{payment_id}", { path: { payment_id: id } }));
       } catch (e) {
         console.error("receipt", e);
-        setProblem(e instanceof ApiError && e.status === 404 ? "Receipt not found. It may belong to another account." : "Failed to load the receipt. Please try again.");
+        setProblem(e instanceof ApiError && e.status === 404 ? t("client.receipt.notFound") : t("client.receipt.loadFailed"));
       }
     })();
   }, []);
@@ -34,32 +35,32 @@ function Receipt() {
     return (
       <div className="panel client-error" role="alert">
         <p className="client-error__text">{problem}</p>
-        <a className="btn btn--navy" href={back}>
-          Back
+        <a className="btn btn--navy" href={localPath(back)}>
+          {t("common.back")}
         </a>
       </div>
     );
   }
-  if (!receipt) return <Spinner label="Loading the receipt…" />;
+  if (!receipt) return <Spinner label={t("client.receipt.loading")} />;
   const rows: [string, string][] = [
-    ["Receipt number", receipt.receiptNumber],
-    ["Date", shortDate(receipt.paymentDay)],
-    ["Billed to", `${receipt.clientName} (${receipt.clientEmail})`],
-    ["Package", receipt.package],
-    ["Sessions", sessions(receipt.sessions)],
-    ["Payment method", methodLabel(receipt.paymentMethod)],
+    [t("client.receipt.number"), receipt.receiptNumber],
+    [t("client.receipt.date"), shortDate(receipt.paymentDay)],
+    [t("client.receipt.billedTo"), `${receipt.clientName} (${receipt.clientEmail})`],
+    [t("client.receipt.package"), receipt.package],
+    [t("client.receipt.sessions"), sessions(receipt.sessions)],
+    [t("client.receipt.method"), methodLabel(receipt.paymentMethod)],
   ];
-  if (receipt.referenceNumber) rows.push(["Reference", receipt.referenceNumber]);
+  if (receipt.referenceNumber) rows.push([t("client.receipt.reference"), receipt.referenceNumber]);
   return (
     <article className="panel receipt" aria-labelledby="receipt-title">
       <header className="receipt__head">
         <div>
           <p className="receipt__business">{receipt.business.name}</p>
           <p className="receipt__address">{receipt.business.address}</p>
-          {receipt.business.taxId ? <p className="receipt__tax">Tax registration number: {receipt.business.taxId}</p> : null}
+          {receipt.business.taxId ? <p className="receipt__tax">{t("client.receipt.taxId", { id: receipt.business.taxId })}</p> : null}
         </div>
         <h2 className="receipt__title" id="receipt-title">
-          Receipt {receipt.receiptNumber}
+          {t("client.receipt.title", { number: receipt.receiptNumber })}
         </h2>
       </header>
       <dl className="receipt__rows">
@@ -70,21 +71,21 @@ function Receipt() {
           </div>
         ))}
         <div className="receipt__row receipt__row--total">
-          <dt>Amount paid</dt>
+          <dt>{t("client.receipt.amountPaid")}</dt>
           <dd>{formatMoney(receipt.amount)}</dd>
         </div>
       </dl>
-      <p className="receipt__note">Issued {shortDate(receipt.issuedAt)}. Thank you for your payment.</p>
+      <p className="receipt__note">{t("client.receipt.issued", { date: shortDate(receipt.issuedAt) })}</p>
       <div className="receipt__actions">
         <button type="button" className="btn btn--navy" onClick={() => window.print()}>
-          Print or save as PDF
+          {t("client.receipt.print")}
         </button>
-        <a className="btn btn--outline" href={back}>
-          Back
+        <a className="btn btn--outline" href={localPath(back)}>
+          {t("common.back")}
         </a>
       </div>
     </article>
   );
 }
 
-export const mount = mountIsland(Receipt);
+export const mount = mountIsland(Receipt, ["receipt"]);

@@ -6,7 +6,8 @@ import { ApiError } from "./api";
 import type { SignInValues, SignUpValues } from "./auth-rules";
 import { flashAfterRedirect } from "./flash";
 import { Form, FormField, lazySchema, showServerErrors, useZodForm } from "./form";
-import { showAccountLink } from "./hint";
+import { showAccountLink } from "./account-link";
+import { localPath, t } from "./i18n";
 import { type Session, signIn, signUp } from "./session";
 
 /** The rules, with zod, load on the forms' first focus or hover (or on submit). */
@@ -34,7 +35,7 @@ function announce(redirects: boolean | undefined, title: string, description: st
 /** The API's word for a refused request, or the form's own when the server failed. */
 const refusal = (e: unknown, fallback: string) => (e instanceof ApiError && e.status !== 0 && e.status < 500 ? e.message : fallback);
 
-export function SignInForm({ onDone, successText = "You have successfully signed in.", idPrefix = "signin", redirects }: Props) {
+export function SignInForm({ onDone, successText = t("auth.signIn.success"), idPrefix = "signin", redirects }: Props) {
   const form = useZodForm<SignInValues>({ schema: signInRules, defaultValues: { email: "", password: "" } });
   // Too many wrong passwords lock the account for a while; the owner gets the way out here.
   const [locked, setLocked] = useState<string | null>(null);
@@ -42,11 +43,11 @@ export function SignInForm({ onDone, successText = "You have successfully signed
     setLocked(null);
     try {
       const session = await signIn(values.email.trim(), values.password);
-      announce(redirects, "Welcome back!", successText);
+      announce(redirects, t("auth.signIn.welcome"), successText);
       onDone(session);
     } catch (e) {
       if (e instanceof ApiError && e.status === 429) setLocked(e.message);
-      toast.error("Sign in failed", { description: refusal(e, "Failed to sign in. Please try again.") });
+      toast.error(t("auth.signIn.failed"), { description: refusal(e, t("auth.signIn.error")) });
     }
   };
   const busy = form.formState.isSubmitting;
@@ -54,17 +55,17 @@ export function SignInForm({ onDone, successText = "You have successfully signed
     <Form form={form} className="form" onSubmit={submit} onInvalid={() => setLocked(null)}>
       {locked ? (
         <p className="form-alert" role="alert">
-          {locked} <a href="/auth?forgot=1">Reset your password</a>
+          {locked} <a href={localPath("/auth?forgot=1")}>{t("auth.reset.link")}</a>
         </p>
       ) : null}
-      <FormField<SignInValues> name="email" id={`${idPrefix}-email`} label="Email">
+      <FormField<SignInValues> name="email" id={`${idPrefix}-email`} label={t("auth.field.email")}>
         <input className="input" type="email" autoComplete="email" />
       </FormField>
-      <FormField<SignInValues> name="password" id={`${idPrefix}-password`} label="Password">
+      <FormField<SignInValues> name="password" id={`${idPrefix}-password`} label={t("auth.field.password")}>
         <input className="input" type="password" autoComplete="current-password" />
       </FormField>
       <button className="btn btn--navy btn--block" type="submit" disabled={busy}>
-        {busy ? "Signing in..." : "Sign In"}
+        {busy ? t("auth.signIn.busy") : t("auth.signIn")}
       </button>
     </Form>
   );
@@ -73,35 +74,35 @@ export function SignInForm({ onDone, successText = "You have successfully signed
 /** The API names the full name `full_name`. */
 const apiName = (name: keyof SignUpValues) => (name === "fullName" ? "full_name" : name);
 
-export function SignUpForm({ onDone, successText = "Please check your email to confirm your account.", idPrefix = "signup", redirects }: Props) {
+export function SignUpForm({ onDone, successText = t("auth.signUp.success"), idPrefix = "signup", redirects }: Props) {
   const form = useZodForm<SignUpValues>({ schema: signUpRules, defaultValues: { fullName: "", email: "", password: "", phone: "" } });
   const submit = async (values: SignUpValues) => {
     try {
       const session = await signUp(values.fullName.trim(), values.email.trim(), values.password, values.phone.trim());
-      announce(redirects, "Account created!", successText);
+      announce(redirects, t("auth.signUp.created"), successText);
       onDone(session);
     } catch (e) {
       if (e instanceof ApiError) showServerErrors(form, e.fields, ["fullName", "email", "password", "phone"], apiName);
-      toast.error("Sign up failed", { description: refusal(e, "Failed to create account. Please try again.") });
+      toast.error(t("auth.signUp.failed"), { description: refusal(e, t("auth.signUp.error")) });
     }
   };
   const busy = form.formState.isSubmitting;
   return (
     <Form form={form} className="form" onSubmit={submit}>
-      <FormField<SignUpValues> name="fullName" id={`${idPrefix}-name`} label="Full Name">
+      <FormField<SignUpValues> name="fullName" id={`${idPrefix}-name`} label={t("auth.field.fullName")}>
         <input className="input" autoComplete="name" />
       </FormField>
-      <FormField<SignUpValues> name="email" id={`${idPrefix}-email`} label="Email">
+      <FormField<SignUpValues> name="email" id={`${idPrefix}-email`} label={t("auth.field.email")}>
         <input className="input" type="email" autoComplete="email" />
       </FormField>
-      <FormField<SignUpValues> name="phone" id={`${idPrefix}-phone`} label="Phone (optional)">
+      <FormField<SignUpValues> name="phone" id={`${idPrefix}-phone`} label={t("auth.field.phoneOptional")}>
         <input className="input" type="tel" autoComplete="tel" />
       </FormField>
-      <FormField<SignUpValues> name="password" id={`${idPrefix}-password`} label="Password" hint="Create a password (min 6 characters)">
-        <input className="input" type="password" autoComplete="new-password" placeholder="Create a password (min 6 characters)" />
+      <FormField<SignUpValues> name="password" id={`${idPrefix}-password`} label={t("auth.field.password")} hint={t("auth.field.passwordHint")}>
+        <input className="input" type="password" autoComplete="new-password" placeholder={t("auth.field.passwordHint")} />
       </FormField>
       <button className="btn btn--gold btn--block" type="submit" disabled={busy}>
-        {busy ? "Creating account..." : "Sign Up"}
+        {busy ? t("auth.signUp.busy") : t("auth.signUp")}
       </button>
     </Form>
   );

@@ -3,6 +3,7 @@
 import * as Tabs from "@radix-ui/react-tabs";
 import type { ReactNode } from "react";
 import { SignInForm, SignUpForm } from "./AuthForms";
+import { dir, t } from "./i18n";
 import type { Session } from "./session";
 
 interface Props {
@@ -18,13 +19,13 @@ interface Props {
 
 export default function AuthTabs({ onDone, successText, idPrefix, afterSignIn, redirects }: Props) {
   return (
-    <Tabs.Root defaultValue="signin" className="tabs">
-      <Tabs.List className="tabs__list" aria-label="Sign in or create an account">
+    <Tabs.Root defaultValue="signin" className="tabs" dir={dir()}>
+      <Tabs.List className="tabs__list" aria-label={t("auth.tabs.label")}>
         <Tabs.Trigger className="tabs__trigger" value="signin">
-          Sign In
+          {t("auth.signIn")}
         </Tabs.Trigger>
         <Tabs.Trigger className="tabs__trigger" value="signup">
-          Sign Up
+          {t("auth.signUp")}
         </Tabs.Trigger>
       </Tabs.List>
       <Tabs.Content className="tabs__panel" value="signin">

@@ -6,15 +6,35 @@
 import type { paths } from "../api/schema";
 import type { ErrorBody } from "../api/types";
 import { takeEarlyRead } from "./early";
+import { lang, t } from "./i18n";
 
+/**
+ * A refused or failed call. `message` and `fields` are in the page's language (the API writes
+ * English; an Arabic page shows the Arabic of the messages it knows: ./api-texts);
+ * `apiMessage` is the API's own text, for code that tells answers apart.
+ */
 export class ApiError extends Error {
+  readonly apiMessage: string;
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly fields: Record<string, string> = {},
+    apiMessage: string = message,
   ) {
     super(message);
+    this.apiMessage = apiMessage;
+  }
+}
+
+/** The API's words in the page's language; on an English page, or if that fails, as they came. */
+async function inPageLanguage(message: string, fields: Record<string, string>) {
+  const language = lang();
+  if (language === "en") return { message, fields };
+  try {
+    return await (await import("./api-texts")).apiTexts(language, message, fields);
+  } catch {
+    return { message, fields };
   }
 }
 
@@ -31,14 +51,16 @@ async function api<T>(path: string, method: Method = "GET", body?: unknown): Pro
       body: body === undefined ? undefined : JSON.stringify(body),
     }));
   } catch {
-    throw new ApiError(0, "network_error", "We could not reach the server. Please check your connection.");
+    throw new ApiError(0, "network_error", t("common.error.network"));
   }
   if (res.status === 204) return undefined as T;
   const data: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     // Whatever answered may not be the API (a proxy's HTML error page): trust no field.
     const e = (data as Partial<ErrorBody> | null)?.error as Partial<ErrorBody["error"]> | undefined;
-    throw new ApiError(res.status, e?.code ?? "error", e?.message ?? `Request failed (${res.status})`, e?.fields ?? {});
+    const said = typeof e?.message === "string" ? e.message : null;
+    const { message, fields } = await inPageLanguage(said ?? "", e?.fields ?? {});
+    throw new ApiError(res.status, e?.code ?? "error", said === null ? t("common.error.requestFailed", { status: res.status }) : message, fields, said ?? "");
   }
   return data as T;
 }

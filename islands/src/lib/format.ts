@@ -2,9 +2,13 @@
 // minor units and currency, never a float of pounds) written as the public pages write prices
 // ("20,250 EGP"), dates as "MMM dd, yyyy" for payments, and sessions as a long date with the
 // time on a 12-hour clock and the coach's zone named plainly ("… at 3:00 PM (Cairo time)").
+// On an Arabic page (./i18n) the same figures go through the browser's Intl as Egypt writes
+// them, with Western digits and Arabic month names: "20,250 ج.م.", "3 ديسمبر 2026",
+// "الخميس، 3 ديسمبر 2026، الساعة 3:00 م (بتوقيت القاهرة)"; the order of the parts is the
+// catalogue's (common.format.*).
 import type { Money } from "../api/types";
+import { lang, locale, t, tMaybe } from "./i18n";
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /**
@@ -38,6 +42,8 @@ function moneyFormat(currency: string): Intl.NumberFormat {
   return f;
 }
 
+const arabicMoney = new Map<string, Intl.NumberFormat>();
+
 /**
  * Every amount the islands show, written as the public pages write prices (the generator's
  * `Money::display` and "EGP" after it): {minor: 2025000, currency: "EGP"} → "20,250 EGP", and
@@ -50,6 +56,21 @@ export function formatMoney({ minor, currency }: Money, { cents = false } = {}):
   const digits = moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
   const scale = 10 ** digits;
   const whole = !cents && minor % scale === 0;
+  if (lang() === "ar") {
+    // "‏20,250 ج.م.‏": the currency's Arabic symbol after the figure, Western digits.
+    const key = `${currency}:${whole}`;
+    let f = arabicMoney.get(key);
+    if (!f) {
+      f = new Intl.NumberFormat(locale(), {
+        style: "currency",
+        currency,
+        minimumFractionDigits: whole ? 0 : digits,
+        maximumFractionDigits: whole ? 0 : digits,
+      });
+      arabicMoney.set(key, f);
+    }
+    return f.format(minor / scale);
+  }
   const figure = new Intl.NumberFormat("en-US", {
     minimumFractionDigits: whole ? 0 : digits,
     maximumFractionDigits: whole ? 0 : digits,
@@ -68,15 +89,19 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
  *  a payment at 00:30 in Cairo is not dated the day before in a browser set to UTC. */
 export function shortDate(iso: string): string {
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  if (day) return `${MONTHS[Number(day[2]) - 1] ?? ""} ${day[3]}, ${day[1]}`;
-  let f = dayFormats.get(coachZone);
+  // A calendar date is the same day everywhere: read it in UTC.
+  const zone = day ? "UTC" : coachZone;
+  const at = day ? new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))) : parseInstant(iso);
+  const key = `${locale()}|${zone}`;
+  let f = dayFormats.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone: coachZone, year: "numeric", month: "short", day: "2-digit" });
-    dayFormats.set(coachZone, f);
+    // English "Nov 03, 2026" (spec §9); Arabic "3 نوفمبر 2026".
+    f = new Intl.DateTimeFormat(locale(), { timeZone: zone, year: "numeric", month: "short", day: lang() === "ar" ? "numeric" : "2-digit" });
+    dayFormats.set(key, f);
   }
   const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-  for (const p of f.formatToParts(parseInstant(iso))) part[p.type] = p.value;
-  return `${part.month} ${part.day}, ${part.year}`;
+  for (const p of f.formatToParts(at)) part[p.type] = p.value;
+  return t("common.format.day", { month: part.month, day: part.day, year: part.year });
 }
 
 /** The site's `time_zone` setting (an IANA name); islands get it in their props. */
@@ -94,17 +119,19 @@ export function coachTimeZone(): string {
 }
 
 /** A time zone as a person names it: "Africa/Cairo" → "Cairo time", "America/New_York" →
- *  "New York time", "UTC" → "UTC". */
+ *  "New York time", "UTC" → "UTC" (Arabic: "بتوقيت القاهرة", the city's Arabic name when the
+ *  catalogue has it, common.city.*). */
 export function zoneName(zone: string = coachZone): string {
   if (/^(Etc\/)?(UTC|GMT|Universal|Zulu)$/.test(zone)) return "UTC";
-  const city = zone.split("/").pop() ?? zone;
-  return `${city.replace(/_/g, " ")} time`;
+  const city = tMaybe(`common.city.${zone}`) ?? (zone.split("/").pop() ?? zone).replace(/_/g, " ");
+  return t("common.format.zone", { city });
 }
 
 function partsIn(iso: string): Partial<Record<Intl.DateTimeFormatPartTypes, string>> {
-  let f = sessionFormats.get(coachZone);
+  const key = `${locale()}|${coachZone}`;
+  let f = sessionFormats.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
+    f = new Intl.DateTimeFormat(locale(), {
       timeZone: coachZone,
       weekday: "long",
       year: "numeric",
@@ -114,7 +141,7 @@ function partsIn(iso: string): Partial<Record<Intl.DateTimeFormatPartTypes, stri
       minute: "2-digit",
       hourCycle: "h12",
     });
-    sessionFormats.set(coachZone, f);
+    sessionFormats.set(key, f);
   }
   const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
   for (const p of f.formatToParts(parseInstant(iso))) part[p.type] = p.value;
@@ -125,16 +152,28 @@ function partsIn(iso: string): Partial<Record<Intl.DateTimeFormatPartTypes, stri
  *  no-break space before AM/PM, so the two never wrap apart). */
 export function timeOfDay(iso: string): string {
   const part = partsIn(iso);
-  return `${part.hour}:${part.minute}\u00a0${part.dayPeriod} ${zoneName()}`;
+  return t("common.format.timeInZone", { time: `${part.hour}:${part.minute}\u00a0${part.dayPeriod}`, zone: zoneName() });
 }
 
 /** "Thursday, December 3, 2026 at 3:00 PM (Cairo time)": a session, in the coach's time zone. */
 export function longDateTime(iso: string): string {
   const part = partsIn(iso);
-  return `${part.weekday}, ${part.month} ${part.day}, ${part.year} at ${part.hour}:${part.minute}\u00a0${part.dayPeriod} (${zoneName()})`;
+  return t("common.format.session", {
+    weekday: part.weekday,
+    month: part.month,
+    day: part.day,
+    year: part.year,
+    time: `${part.hour}:${part.minute}\u00a0${part.dayPeriod}`,
+    zone: zoneName(),
+  });
 }
 
-/** 1 → "1 session", 3 → "3 sessions". */
+/** 1 → "1 session", 3 → "3 sessions" (Arabic: "جلسة واحدة", "3 جلسات", "11 جلسة"). */
 export function sessions(n: number): string {
-  return `${n} ${n === 1 ? "session" : "sessions"}`;
+  return t("common.count.sessions", { count: n });
+}
+
+/** 1 → "1 credit", 3 → "3 credits". */
+export function credits(n: number): string {
+  return t("common.count.credits", { count: n });
 }

@@ -4,6 +4,7 @@ import { createRoot } from "react-dom/client";
 import { Toaster } from "sonner";
 import { showFlash } from "./flash";
 import { setCoachTimeZone } from "./format";
+import { type Namespace, dir, loadMessages, t } from "./i18n";
 import { setDefaultValidityMonths } from "./site-settings";
 
 /** A toast the previous page left for this one (e.g. 'Welcome back!' after /auth). */
@@ -25,21 +26,36 @@ function Ready({ root }: { root: HTMLElement }) {
   return null;
 }
 
-export function mountIsland<P extends object>(Component: ComponentType<P>) {
-  return (el: HTMLElement, props: P) => {
-    // The coach's time zone (settings' time_zone): every session time is shown in it.
-    const zone = (props as { timeZone?: unknown }).timeZone;
-    if (typeof zone === "string") setCoachTimeZone(zone);
-    setDefaultValidityMonths((props as { defaultValidityMonths?: unknown }).defaultValidityMonths);
-    el.classList.add("island--live");
-    createRoot(el).render(
-      <StrictMode>
-        <Component {...props} />
-        <Ready root={el} />
-        {/* Bottom: a toast never covers the header and its Book Discovery Call button. */}
-        <Toaster position="bottom-right" richColors closeButton />
-        <Flash />
-      </StrictMode>,
-    );
-  };
+/**
+ * An island module's `mount`: the island renders once the messages of its page's language have
+ * loaded (`common` and `namespaces`; their download starts as soon as the island's code runs).
+ */
+export function mountIsland<P extends object>(Component: ComponentType<P>, namespaces: readonly Namespace[] = []) {
+  const messages = loadMessages(namespaces).catch((e: unknown) => console.error("island messages failed to load", e));
+  return (el: HTMLElement, props: P) => void messages.then(() => render(Component, el, props));
+}
+
+function render<P extends object>(Component: ComponentType<P>, el: HTMLElement, props: P) {
+  // The coach's time zone (settings' time_zone): every session time is shown in it.
+  const zone = (props as { timeZone?: unknown }).timeZone;
+  if (typeof zone === "string") setCoachTimeZone(zone);
+  setDefaultValidityMonths((props as { defaultValidityMonths?: unknown }).defaultValidityMonths);
+  el.classList.add("island--live");
+  createRoot(el).render(
+    <StrictMode>
+      <Component {...props} />
+      <Ready root={el} />
+      {/* Bottom: a toast never covers the header and its Book Discovery Call button; at the
+          end of the line (the left on an Arabic page). */}
+      <Toaster
+        position={dir() === "rtl" ? "bottom-left" : "bottom-right"}
+        dir={dir()}
+        richColors
+        closeButton
+        containerAriaLabel={t("common.toast.region")}
+        toastOptions={{ closeButtonAriaLabel: t("common.toast.close") }}
+      />
+      <Flash />
+    </StrictMode>,
+  );
 }

@@ -23,7 +23,7 @@ export const COMPACT_TABLE = { minWidth: 0, width: "100%", borderCollapse: "coll
 export const COMPACT_CELL = {
   padding: "0.5rem 0.375rem",
   verticalAlign: "top",
-  textAlign: "left",
+  textAlign: "start",
   borderBottom: "1px solid var(--line, #e4ddd0)",
 } as const;
 /** A compact table's column names, in the style of every `.data-table`'s (islands.css). */

@@ -3,6 +3,7 @@
 import type { Role, Session } from "../api/types";
 import { ApiError, GET, POST } from "./api";
 import { signedInHint } from "./hint";
+import { lang, localPath } from "./i18n";
 
 export { signedInHint };
 
@@ -21,12 +22,14 @@ export async function currentSession(): Promise<Session | null> {
 
 export const signIn = (email: string, password: string) => POST("/api/auth/sign-in", { email, password });
 
+/** A new account; its emails are written in the page's language (issue 21). */
 export const signUp = (fullName: string, email: string, password: string, phone?: string) =>
-  POST("/api/auth/sign-up", { full_name: fullName, email, password, phone: phone || undefined });
+  POST("/api/auth/sign-up", { full_name: fullName, email, password, phone: phone || undefined, language: lang() });
 
 export const signOut = () => POST("/api/auth/sign-out", {});
 
-/** The page a role lands on after signing in. */
+/** The page a role lands on after signing in (in English; `go` and links add the page's
+ *  language: ./i18n `localPath`). */
 export function homeFor(role: Role): string {
   return role === "admin" ? "/admin" : "/dashboard";
 }
@@ -40,6 +43,8 @@ export function redirectFor(page: "auth" | "dashboard" | "book-session" | "admin
   return role === "admin" ? "/admin" : null;
 }
 
+/** Leaves for `path`, a page of the site in this page's language (`/dashboard` →
+ *  `/ar/dashboard` on an Arabic page), or any other address as it is. */
 export function go(path: string): void {
-  window.location.assign(path);
+  window.location.assign(localPath(path));
 }

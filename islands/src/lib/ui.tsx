@@ -1,8 +1,9 @@
 // Small shared pieces, styled by the theme's classes (themes/default/assets/css/site.css and
 // islands.css).
 import type { ReactNode } from "react";
+import { t, tMaybe } from "./i18n";
 
-export function Spinner({ label = "Loading…" }: { label?: string }) {
+export function Spinner({ label = t("common.loading") }: { label?: string }) {
   return (
     <div className="loading" role="status">
       <span className="spinner" aria-hidden="true" />
@@ -38,5 +39,5 @@ export function Field(props: { id: string; label: string; error?: string | undef
 /** Badge colours of spec §2: green confirmed, red cancelled, yellow anything else. */
 export function StatusBadge({ status }: { status: string }) {
   const tone = status === "confirmed" ? "success" : status === "cancelled" ? "danger" : "warning";
-  return <span className={`status-badge status-badge--${tone}`}>{status.replace("_", " ")}</span>;
+  return <span className={`status-badge status-badge--${tone}`}>{tMaybe(`common.status.${status}`) ?? status.replace("_", " ")}</span>;
 }

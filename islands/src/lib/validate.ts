@@ -2,8 +2,13 @@
 // and `parseForm`, a schema's verdict on a form's values as plain data (the field messages, or
 // what the form sends), for the pure checks the tests and the refund dialog's summary use.
 // The forms themselves go through zodResolver (./form). Type-only zod import: this file pulls
-// in no zod of its own.
+// in no zod of its own. A rule's message comes from the catalogue when the rule fails
+// (`msg("auth.error.emailRequired")`), so one schema speaks the page's language.
 import type * as z from "zod/mini";
+import { type MessageKey, type Values, t } from "./i18n";
+
+/** A zod check's message, in the page's language when the check fails. */
+export const msg = (key: MessageKey, values?: Values) => ({ error: () => t(key, values) });
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** YYYY-MM-DD (the shape only). */

@@ -1,4 +1,5 @@
 // Pure helpers for the resources ?tag= filter. Tags compare case-insensitively.
+import { pageText } from "./texts";
 
 /** The tag asked for in a query string (location.search), or "". */
 export function tagFromQuery(search: string): string {
@@ -18,5 +19,5 @@ export function sameTag(a: string | undefined, b: string): boolean {
 
 /** The text of the filter's status region. */
 export function filterStatus(tag: string, shown: number): string {
-  return tag ? `Showing ${shown} ${shown === 1 ? "item" : "items"} tagged “${tag}”` : "";
+  return tag ? pageText("page.filter.status", { count: shown, tag }) : "";
 }

@@ -1,6 +1,9 @@
 // Loaded by site.ts the first time a visitor submits the newsletter, contact or confirm form.
-// Validates with the product's messages, then POSTs the fields as JSON to the form's
-// data-endpoint and reports the result in the form's status region.
+// Validates with the product's messages (in the page's language), then POSTs the fields as JSON
+// to the form's data-endpoint, with the page's language, and reports the result in the form's
+// status region.
+import { pageLang } from "../lib/lang";
+import { formsText, loadFormsTexts } from "./forms-texts";
 import { rulesFor } from "./validate";
 
 const field = (form: HTMLFormElement, name: string) =>
@@ -16,6 +19,7 @@ function setStatus(form: HTMLFormElement, state: "error" | "success", [title, te
 }
 
 export async function submit(form: HTMLFormElement): Promise<void> {
+  await loadFormsTexts();
   const kind = rulesFor(form.dataset.form);
   const button = form.querySelector<HTMLButtonElement>("[type=submit]");
   if (!kind || !button || button.disabled) return;
@@ -29,10 +33,12 @@ export async function submit(form: HTMLFormElement): Promise<void> {
     return setStatus(form, "error", problem);
   }
 
-  const data = Object.fromEntries(new FormData(form));
+  const data: Record<string, FormDataEntryValue> = Object.fromEntries(new FormData(form));
+  // The subscriber's or sender's emails are written in the page's language (issue 21).
+  if (form.dataset.form !== "confirm") data.language ??= pageLang();
   const label = button.textContent;
   button.disabled = true;
-  button.textContent = "Sending...";
+  button.textContent = formsText("forms.sending");
   try {
     const res = await fetch(form.dataset.endpoint ?? "", {
       method: "POST",

@@ -3,7 +3,8 @@
 import { carouselSettle } from "./carousel";
 import { galleryIndex, isPast } from "./events";
 import { filterStatus, matchesTag, sameTag, tagFromQuery } from "./filter";
-import { showAccountLink } from "../lib/hint";
+import { loadPageTexts, pageText } from "./texts";
+import { showAccountLink } from "../lib/account-link";
 import { startEarlyReads } from "../lib/early";
 
 const $ = <E extends Element = HTMLElement>(sel: string, root: ParentNode = document) => root.querySelector<E>(sel);
@@ -104,7 +105,7 @@ function initCarousel(root: HTMLElement) {
     toggle.addEventListener("click", () => {
       stopped = !stopped;
       toggle.setAttribute("aria-pressed", String(stopped));
-      toggle.textContent = stopped ? "Play logo animation" : "Pause logo animation";
+      toggle.textContent = pageText(stopped ? "page.carousel.play" : "page.carousel.pause");
     });
   }
 }
@@ -193,7 +194,7 @@ function initBrochure() {
     const label = $("[data-brochure-label]", link) || link;
     const text = label.textContent;
     link.addEventListener("click", () => {
-      label.textContent = "Downloading...";
+      label.textContent = pageText("page.brochure.downloading");
       link.setAttribute("aria-busy", "true");
       setTimeout(() => {
         label.textContent = text;
@@ -268,7 +269,10 @@ function initArabicFonts() {
   }).observe({ type: "paint", buffered: true });
 }
 
-// The header's "Client Login" becomes "Dashboard" or "Admin" for whoever is signed in.
+// The header's "Client Login" becomes "Dashboard" or "Admin" for whoever is signed in. On a page
+// in another language than English, its texts start loading at once (the script's own ones
+// arrive before anyone clicks).
+void loadPageTexts();
 startEarlyReads();
 showAccountLink();
 initMenu();

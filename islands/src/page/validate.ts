@@ -1,6 +1,8 @@
 // The rules and messages of the newsletter, contact and newsletter-confirm forms (spec §5, §8).
 // Pure: a form's values come in through a getter, so this runs without a DOM. Only forms.ts
-// imports it, so it ships in the lazily loaded forms chunk.
+// imports it, so it ships in the lazily loaded forms chunk. The texts are in the page's
+// language (./texts: src/i18n/<lang>/forms.json).
+import { formsText as t } from "./forms-texts";
 
 /** A toast: title, then text. */
 export type Message = readonly [title: string, text: string];
@@ -16,47 +18,48 @@ export interface FormRules {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const BAD_EMAIL: Problem = ["Invalid email address", "Please enter a valid email address.", ["email"]];
+const badEmail = (): Problem => [t("forms.email.invalid"), t("forms.email.invalidText"), ["email"]];
 
 const newsletter: FormRules = {
   validate(v) {
     const email = v("email").trim();
-    if (!email) return ["Please enter your email", "Email address is required to subscribe.", ["email"]];
-    if (!EMAIL.test(email)) return BAD_EMAIL;
+    if (!email) return [t("forms.newsletter.required"), t("forms.newsletter.requiredText"), ["email"]];
+    if (!EMAIL.test(email)) return badEmail();
     return null;
   },
-  success: () => ["Successfully subscribed!", "Thank you for subscribing to our newsletter."],
-  failure: ["Subscription failed", "Please try again later."],
+  success: () => [t("forms.newsletter.success"), t("forms.newsletter.successText")],
+  get failure(): Message {
+    return [t("forms.newsletter.failure"), t("forms.newsletter.failureText")];
+  },
 };
 
 const contact: FormRules = {
   validate(v) {
     const missing = ["name", "email", "message"].filter((n) => !v(n).trim());
-    if (missing.length) return ["Validation Error", "Please fill in all required fields.", missing];
-    if (!EMAIL.test(v("email").trim())) return BAD_EMAIL;
+    if (missing.length) return [t("forms.contact.invalid"), t("forms.contact.missingText"), missing];
+    if (!EMAIL.test(v("email").trim())) return badEmail();
     if (v("form_type") === "discovery_call" && !v("phone").trim()) {
-      return ["Validation Error", "Phone number is required for discovery calls.", ["phone"]];
+      return [t("forms.contact.invalid"), t("forms.contact.phoneText"), ["phone"]];
     }
     return null;
   },
-  success: (data) => [
-    "Success!",
-    data.form_type === "discovery_call"
-      ? "Your discovery call request has been sent. I'll be in touch within 1-2 business days."
-      : "Your message has been sent successfully. I'll respond within 1-2 business days.",
-  ],
-  failure: ["Error", "There was an issue sending your message. Please try again."],
+  success: (data) => [t("forms.contact.success"), data.form_type === "discovery_call" ? t("forms.contact.discoveryText") : t("forms.contact.messageText")],
+  get failure(): Message {
+    return [t("forms.contact.failure"), t("forms.contact.failureText")];
+  },
 };
 
 // The button on /newsletter/confirm: the emailed link only opens the page, so a mail
 // scanner that prefetches links subscribes no one.
 const confirm: FormRules = {
   validate(v) {
-    if (!v("token")) return ["Confirmation failed", "This confirmation link is incomplete. Please open the link from the email again.", []];
+    if (!v("token")) return [t("forms.confirm.failure"), t("forms.confirm.incompleteText"), []];
     return null;
   },
-  success: () => ["You're subscribed!", "Thank you for confirming. Leadership insights will arrive in your inbox."],
-  failure: ["Confirmation failed", "This confirmation link is invalid or has expired. Please subscribe again from the footer."],
+  success: () => [t("forms.confirm.success"), t("forms.confirm.successText")],
+  get failure(): Message {
+    return [t("forms.confirm.failure"), t("forms.confirm.failureText")];
+  },
 };
 
 /** The rules for a form's data-form value (missing or empty means newsletter). */

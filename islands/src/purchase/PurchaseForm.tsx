@@ -7,15 +7,17 @@ import * as z from "zod/mini";
 import type { PurchaseBody } from "../api/types";
 import { ApiError, POST } from "../lib/api";
 import { Form, FormField, useZodForm } from "../lib/form";
+import { t } from "../lib/i18n";
+import { msg } from "../lib/validate";
 import { type Session, go } from "../lib/session";
 import { type ChosenPackage, publishedCatalogueVersion } from "./catalogue";
 
-const required = (message: string) => z.string().check(z.trim(), z.minLength(1, message));
+const required = (message: ReturnType<typeof msg>) => z.string().check(z.trim(), z.minLength(1, message));
 
 export const buyerSchema = z.object({
-  name: required("Full name is required"),
-  email: required("Email is required"),
-  phone: required("Phone number is required"),
+  name: required(msg("purchase.rule.nameRequired")),
+  email: required(msg("purchase.rule.emailRequired")),
+  phone: required(msg("purchase.rule.phoneRequired")),
 });
 
 type Buyer = z.infer<typeof buyerSchema>;
@@ -45,37 +47,37 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
         isGuest: false,
         catalogueVersion,
       } satisfies PurchaseBody);
-      if (!redirectUrl) throw new Error("No redirect URL received");
+      if (!redirectUrl) throw new Error(t("purchase.error.noRedirect"));
       setLeaving(true);
       go(redirectUrl);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
-        toast.error("Authentication required", { description: "Please sign in or create an account to continue" });
+        toast.error(t("purchase.error.authRequired"), { description: t("purchase.error.signInToContinue") });
         onSignedOut();
       } else {
-        const message = err instanceof Error && err.message ? err.message : "Failed to initiate payment. Please try again.";
-        toast.error("Payment failed", { description: message });
+        const message = err instanceof Error && err.message ? err.message : t("purchase.error.initiate");
+        toast.error(t("purchase.error.paymentFailed"), { description: message });
       }
     }
   }
 
   return (
     <Form form={form} className="form" onSubmit={proceed}>
-      <FormField<Buyer> name="name" id="buy-name" label="Full Name">
+      <FormField<Buyer> name="name" id="buy-name" label={t("purchase.field.fullName")}>
         <input className="input" autoComplete="name" required />
       </FormField>
-      <FormField<Buyer> name="email" id="buy-email" label="Email" hint={emailLocked ? "The email of your account" : undefined}>
+      <FormField<Buyer> name="email" id="buy-email" label={t("purchase.field.email")} hint={emailLocked ? t("purchase.field.emailLocked") : undefined}>
         <input className="input" type="email" autoComplete="email" required readOnly={emailLocked} />
       </FormField>
-      <FormField<Buyer> name="phone" id="buy-phone" label="Phone Number">
+      <FormField<Buyer> name="phone" id="buy-phone" label={t("purchase.field.phone")}>
         <input className="input" type="tel" autoComplete="tel" required />
       </FormField>
       <div className="dialog-actions">
         <button type="button" className="btn btn--outline" onClick={onCancel} disabled={busy}>
-          Cancel
+          {t("common.cancel")}
         </button>
         <button type="submit" className="btn btn--gold" disabled={busy}>
-          {busy ? "Processing..." : "Proceed to Payment"}
+          {busy ? t("purchase.busy") : t("purchase.proceed")}
         </button>
       </div>
     </Form>

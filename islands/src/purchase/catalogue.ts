@@ -2,6 +2,7 @@
 // catalogue (/catalogue.json) a purchase names: the button's data-catalogue-version when the
 // page was built with one, else the deployed file's, read when the purchase dialog's code loads.
 import type { Money } from "../api/types";
+import { t } from "../lib/i18n";
 
 export interface ChosenPackage {
   id: string;
@@ -47,7 +48,7 @@ export function publishedCatalogueVersion(): Promise<string | undefined> {
   return published;
 }
 
+/** "5 Sessions", "10 Hours of Group Coaching". */
 export function unitLabel(p: ChosenPackage): string {
-  if (p.type === "group") return `${p.sessions} Hours of Group Coaching`;
-  return `${p.sessions} ${p.sessions === 1 ? "Session" : "Sessions"}`;
+  return t(p.type === "group" ? "purchase.units.group" : "purchase.units.sessions", { count: p.sessions });
 }

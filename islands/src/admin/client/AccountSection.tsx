@@ -6,14 +6,15 @@ import { toast } from "sonner";
 import type { ClientDetailView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { shortDate } from "../../lib/format";
+import { t } from "../../lib/i18n";
 import { DialogButton } from "../parts";
 import { ConfirmDialog, preloadClientDialogs } from "./lazy";
 
 export function AccessBadge({ client }: { client: ClientDetailView }) {
   return client.deactivatedAt ? (
-    <span className="status-badge status-badge--danger">Deactivated {shortDate(client.deactivatedAt)}</span>
+    <span className="status-badge status-badge--danger">{t("adminClient.access.deactivatedOn", { date: shortDate(client.deactivatedAt) })}</span>
   ) : (
-    <span className="status-badge status-badge--success">Active</span>
+    <span className="status-badge status-badge--success">{t("adminClient.active")}</span>
   );
 }
 
@@ -27,12 +28,12 @@ export function AccountSection({ client, onChange }: { client: ClientDetailView;
     setSwitching(true);
     try {
       onChange(await POST(active ? "/api/admin/clients/{id}/deactivate" : "/api/admin/clients/{id}/reactivate", {}, { path: { id: client.userId } }));
-      toast.success(active ? "Account deactivated" : "Account reactivated", {
-        description: active ? "They are signed out everywhere and cannot sign in. Their history stays." : "They can sign in again.",
+      toast.success(active ? t("adminClient.access.deactivated") : t("adminClient.access.reactivated"), {
+        description: active ? t("adminClient.access.deactivatedText") : t("adminClient.access.reactivatedText"),
       });
       setConfirming(false);
     } catch (e) {
-      toast.error("Error", { description: e instanceof ApiError ? e.message : "Please try again." });
+      toast.error(t("common.error.title"), { description: e instanceof ApiError ? e.message : t("common.error.retry") });
     } finally {
       setSwitching(false);
     }
@@ -43,31 +44,25 @@ export function AccountSection({ client, onChange }: { client: ClientDetailView;
       <div className="admin-panel__head">
         <div>
           <h2 className="panel__title" id={`${id}-title`}>
-            Account
+            {t("adminClient.access.title")}
           </h2>
-          <p className="admin-panel__lead">
-            {active
-              ? "Deactivating signs the client out everywhere and stops them signing in. Their credits, payments and sessions stay."
-              : "The client cannot sign in. Reactivating lets them sign in again, with their credits, payments and sessions as they were."}
-          </p>
+          <p className="admin-panel__lead">{active ? t("adminClient.access.leadActive") : t("adminClient.access.leadInactive")}</p>
         </div>
         <AccessBadge client={client} />
       </div>
       <DialogButton className={active ? "btn btn--sm admin-btn--danger-outline" : "btn btn--sm btn--outline"} preload={preloadClientDialogs} onOpen={() => setConfirming(true)}>
-        {active ? "Deactivate account" : "Reactivate account"}
+        {active ? t("adminClient.access.deactivate") : t("adminClient.access.reactivate")}
       </DialogButton>
       {confirming ? (
         <Suspense fallback={null}>
           <ConfirmDialog
             open
-            title={active ? "Deactivate this account?" : "Reactivate this account?"}
+            title={active ? t("adminClient.access.deactivateTitle") : t("adminClient.access.reactivateTitle")}
             description={
-              active
-                ? `${client.fullName} will be signed out everywhere and cannot sign in until you reactivate the account. Their credits, payments and sessions stay.`
-                : `${client.fullName} will be able to sign in again.`
+              active ? t("adminClient.access.deactivateText", { name: client.fullName }) : t("adminClient.access.reactivateText", { name: client.fullName })
             }
-            confirmText={active ? "Deactivate" : "Reactivate"}
-            cancelText="Keep as is"
+            confirmText={active ? t("adminClient.access.deactivateConfirm") : t("adminClient.access.reactivateConfirm")}
+            cancelText={t("adminClient.access.keep")}
             busy={switching}
             onConfirm={() => void switchActive()}
             onClose={() => setConfirming(false)}

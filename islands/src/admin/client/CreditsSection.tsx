@@ -6,6 +6,7 @@ import type { AdjustCreditsBody, ClientDetailView, Complete, LedgerEntryView, Lo
 import { ApiError, POST } from "../../lib/api";
 import { shortDate } from "../../lib/format";
 import { Form, FormField, lazySchema, showServerErrors, useZodForm } from "../../lib/form";
+import { t } from "../../lib/i18n";
 import { type Column, Table } from "../Table";
 import { LotsSection } from "./LotsSection";
 import { type AdjustForm, ledgerKind, signed } from "./views";
@@ -20,18 +21,18 @@ export interface LotsState {
 const rules = lazySchema(() => import("../client-page").then((m) => m.adjustSchema));
 const Input = FormField<AdjustForm>;
 
-const LEDGER: Column<LedgerEntryView>[] = [
-  { header: "Date", className: "nowrap", cell: (l) => shortDate(l.createdAt) },
-  { header: "Change", cell: (l) => ledgerKind(l.kind) },
-  { header: "Credits", numeric: true, cell: (l) => signed(l.deltaTotal) },
-  { header: "Used", numeric: true, cell: (l) => signed(l.deltaUsed) },
-  { header: "Note", cell: (l) => l.note ?? <span className="admin-muted">—</span> },
+const ledger = (): Column<LedgerEntryView>[] => [
+  { header: t("admin.col.date"), className: "nowrap", cell: (l) => shortDate(l.createdAt) },
+  { header: t("adminClient.col.change"), cell: (l) => ledgerKind(l.kind) },
+  { header: t("adminClient.col.credits"), numeric: true, cell: (l) => signed(l.deltaTotal) },
+  { header: t("adminClient.col.used"), numeric: true, cell: (l) => signed(l.deltaUsed) },
+  { header: t("adminClient.col.note"), cell: (l) => l.note ?? <span className="admin-muted">—</span> },
 ];
 
 /** On a phone: one short row per change, its date and note under its kind. */
-const LEDGER_COMPACT: Column<LedgerEntryView>[] = [
+const ledgerCompact = (): Column<LedgerEntryView>[] => [
   {
-    header: "Change",
+    header: t("adminClient.col.change"),
     cell: (l) => (
       <>
         {ledgerKind(l.kind)}
@@ -42,8 +43,8 @@ const LEDGER_COMPACT: Column<LedgerEntryView>[] = [
       </>
     ),
   },
-  { header: "Credits", numeric: true, cell: (l) => signed(l.deltaTotal) },
-  { header: "Used", numeric: true, cell: (l) => signed(l.deltaUsed) },
+  { header: t("adminClient.col.credits"), numeric: true, cell: (l) => signed(l.deltaTotal) },
+  { header: t("adminClient.col.used"), numeric: true, cell: (l) => signed(l.deltaUsed) },
 ];
 
 function AdjustCredits({ client, onChange, onAdjusted }: { client: ClientDetailView; onChange: (c: ClientDetailView) => void; onAdjusted: () => void }) {
@@ -55,24 +56,24 @@ function AdjustCredits({ client, onChange, onAdjusted }: { client: ClientDetailV
       onChange(await POST("/api/admin/clients/{id}/credits", payload, { path: { id: client.userId } }));
       // Added credits are a lot of their own; removed ones leave the lots that expire first.
       onAdjusted();
-      toast.success("Credits adjusted", { description: `${signed(payload.delta)} credits: ${payload.reason}` });
+      toast.success(t("adminClient.adjust.done"), { description: t("adminClient.adjust.doneText", { delta: signed(payload.delta), reason: payload.reason }) });
       form.reset();
     } catch (e) {
       if (e instanceof ApiError) showServerErrors(form, e.fields, ["delta", "reason"]);
-      toast.error("Error", { description: e instanceof ApiError ? e.message : "Failed to adjust credits." });
+      toast.error(t("common.error.title"), { description: e instanceof ApiError ? e.message : t("adminClient.adjust.failed") });
     }
   };
   return (
     <Form form={form} className="admin-form admin-client__adjust" onSubmit={adjust}>
-      <h3 className="admin-client__subtitle">Adjust credits</h3>
-      <Input name="delta" id={`${id}-delta`} label="Credits (+ to add, − to remove)">
+      <h3 className="admin-client__subtitle">{t("adminClient.adjust.title")}</h3>
+      <Input name="delta" id={`${id}-delta`} label={t("adminClient.adjust.delta")}>
         <input className="input" inputMode="numeric" autoComplete="off" />
       </Input>
-      <Input name="reason" id={`${id}-reason`} label="Reason" hint="Kept in the ledger.">
+      <Input name="reason" id={`${id}-reason`} label={t("adminClient.reason")} hint={t("adminClient.adjust.reasonHint")}>
         <input className="input" autoComplete="off" maxLength={500} />
       </Input>
       <button type="submit" className="btn btn--navy btn--sm" disabled={busy} aria-busy={busy}>
-        {busy ? "Adjusting..." : "Adjust credits"}
+        {busy ? t("adminClient.adjust.busy") : t("adminClient.adjust.title")}
       </button>
     </Form>
   );
@@ -82,15 +83,15 @@ export function CreditsSection({ client, onChange, lots }: { client: ClientDetai
   const id = useId();
   const a = client.account;
   const stats = [
-    ["Available", a.availableCredits],
-    ["Total", a.totalCredits],
-    ["Used", a.usedCredits],
-    ["Completed sessions", a.sessionsCompleted],
+    [t("adminClient.credits.available"), a.availableCredits],
+    [t("adminClient.credits.total"), a.totalCredits],
+    [t("adminClient.credits.used"), a.usedCredits],
+    [t("adminClient.credits.completed"), a.sessionsCompleted],
   ] as const;
   return (
     <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
       <h2 className="panel__title" id={`${id}-title`}>
-        Credits
+        {t("adminClient.credits.title")}
       </h2>
       <dl className="stat-grid admin-stats">
         {stats.map(([k, v]) => (
@@ -102,14 +103,14 @@ export function CreditsSection({ client, onChange, lots }: { client: ClientDetai
       </dl>
       <LotsSection lots={lots.lots} failed={lots.failed} onRetry={lots.reload} onExtended={lots.onExtended} />
       <AdjustCredits client={client} onChange={onChange} onAdjusted={lots.reload} />
-      <h3 className="admin-client__subtitle">Ledger</h3>
+      <h3 className="admin-client__subtitle">{t("adminClient.ledger.title")}</h3>
       <Table
-        label="Credit ledger"
-        columns={LEDGER}
-        phone={{ columns: LEDGER_COMPACT, compact: true }}
+        label={t("adminClient.ledger.table")}
+        columns={ledger()}
+        phone={{ columns: ledgerCompact(), compact: true }}
         rows={client.ledger}
         rowKey={(l) => l.id}
-        empty={<p className="admin-muted">No credit changes yet.</p>}
+        empty={<p className="admin-muted">{t("adminClient.ledger.none")}</p>}
       />
     </section>
   );

@@ -4,14 +4,15 @@ import { useId, useMemo, useState } from "react";
 import { toast } from "sonner";
 import type { Complete, ExtendLotBody, LotView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
-import { coachTimeZone, shortDate } from "../../lib/format";
+import { coachTimeZone, credits, shortDate } from "../../lib/format";
 import { Form, FormField, showServerErrors, useZodForm } from "../../lib/form";
+import { t } from "../../lib/i18n";
+import { rich } from "../../lib/rich";
 import { addDays, addMonths, dayIn, extendSchema, lotSource } from "../client-page";
 import { ErrorDetails, Modal } from "../dialog";
 import { MAX_VALIDITY_MONTHS } from "../helpers";
 import type { ExtendForm } from "./views";
 
-const LABELS = { expiresOn: "New last day", reason: "Reason" };
 const Input = FormField<ExtendForm>;
 
 export function ExtendLotDialog(props: { lot: LotView; onClose: () => void; onExtended: (lot: LotView) => void }) {
@@ -28,16 +29,16 @@ export function ExtendLotDialog(props: { lot: LotView; onClose: () => void; onEx
     setFailure(null);
     try {
       const extended = await POST("/api/admin/lots/{id}/extend", body, { path: { id: lot.id } });
-      toast.success("Expiry extended", {
-        description: `${extended.remaining} unused ${extended.remaining === 1 ? "credit" : "credits"} can now be used through ${shortDate(extended.expiresOn)}.`,
+      toast.success(t("adminClient.extend.done"), {
+        description: t("adminClient.extend.doneText", { count: extended.remaining, date: shortDate(extended.expiresOn) }),
       });
       props.onExtended(extended);
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : "Failed to extend the credits. Please try again.";
+      const message = err instanceof ApiError ? err.message : t("adminClient.extend.failed");
       const fields = err instanceof ApiError ? err.fields : {};
       showServerErrors(form, fields, ["expiresOn", "reason"]);
       setFailure({ message, fields });
-      toast.error("Error", { description: message });
+      toast.error(t("common.error.title"), { description: message });
     }
   }
 
@@ -45,28 +46,30 @@ export function ExtendLotDialog(props: { lot: LotView; onClose: () => void; onEx
     <Modal
       open
       onOpenChange={(open) => !open && !busy && props.onClose()}
-      title="Extend these credits"
-      description={
-        <>
-          {lot.remaining} of {lot.granted} {lot.granted === 1 ? "credit" : "credits"} ({lotSource(lot.source).toLowerCase()}, {shortDate(lot.createdAt)}) can be
-          used through <strong>{shortDate(lot.expiresOn)}</strong>. Choose a later last day and say why.
-        </>
-      }
+      title={t("adminClient.extend.title")}
+      description={rich("adminClient.extend.text", {
+        remaining: lot.remaining,
+        granted: credits(lot.granted),
+        source: lotSource(lot.source).toLowerCase(),
+        created: shortDate(lot.createdAt),
+        date: shortDate(lot.expiresOn),
+        strong: (c) => <strong>{c}</strong>,
+      })}
     >
       <Form form={form} className="form admin-form" onSubmit={submit} onInvalid={() => setFailure(null)} aria-busy={busy}>
-        {failure ? <ErrorDetails message={failure.message} fields={failure.fields} labels={LABELS} /> : null}
-        <Input name="expiresOn" id={`${id}-day`} label="New last day" hint={`After ${shortDate(lot.expiresOn)}, in the coach's time zone.`}>
+        {failure ? <ErrorDetails message={failure.message} fields={failure.fields} labels={{ expiresOn: t("adminClient.extend.day"), reason: t("adminClient.reason") }} /> : null}
+        <Input name="expiresOn" id={`${id}-day`} label={t("adminClient.extend.day")} hint={t("adminClient.extend.dayHint", { date: shortDate(lot.expiresOn) })}>
           <input className="input" type="date" min={earliest} max={latest} required />
         </Input>
-        <Input name="reason" id={`${id}-reason`} label="Reason" hint="Kept with the credits (3 to 500 characters).">
+        <Input name="reason" id={`${id}-reason`} label={t("adminClient.reason")} hint={t("adminClient.extend.reasonHint")}>
           <textarea className="input admin-textarea" rows={2} maxLength={500} required />
         </Input>
         <div className="dialog-actions">
           <button type="button" className="btn btn--outline btn--sm" onClick={props.onClose} disabled={busy}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="submit" className="btn btn--navy btn--sm" disabled={busy} aria-busy={busy}>
-            {busy ? "Extending..." : "Extend"}
+            {busy ? t("adminClient.extend.busy") : t("adminClient.extend")}
           </button>
         </div>
       </Form>

@@ -2,25 +2,25 @@
 // day, and Extend (a later last day, with a reason) for the lots still live.
 import { Suspense, useId, useState } from "react";
 import type { LotView } from "../../api/types";
-import { shortDate } from "../../lib/format";
+import { credits, shortDate } from "../../lib/format";
+import { t } from "../../lib/i18n";
 import { DialogButton, RowActions } from "../parts";
 import { type Column, Table } from "../Table";
 import { ExtendLotDialog, preloadClientDialogs } from "./lazy";
 import { canExtend, lotSource, lotState } from "./views";
 
-const credits = (n: number) => `${n} ${n === 1 ? "credit" : "credits"}`;
 
 function LotStatus({ lot }: { lot: LotView }) {
   const state = lotState(lot);
-  if (state === "expired") return <span className="status-badge status-badge--danger">Expired {shortDate(lot.expiredAt ?? lot.expiresOn)}</span>;
-  if (state === "used") return <span className="status-badge status-badge--warning">All used</span>;
-  return <span className="status-badge status-badge--success">Active</span>;
+  if (state === "expired") return <span className="status-badge status-badge--danger">{t("adminClient.lots.expired", { date: shortDate(lot.expiredAt ?? lot.expiresOn) })}</span>;
+  if (state === "used") return <span className="status-badge status-badge--warning">{t("adminClient.lots.allUsed")}</span>;
+  return <span className="status-badge status-badge--success">{t("adminClient.active")}</span>;
 }
 
 function columns(onExtend: (lot: LotView) => void): Column<LotView>[] {
   return [
     {
-      header: "From",
+      header: t("adminClient.col.from"),
       cell: (lot) => (
         <div>
           {lotSource(lot.source)}
@@ -28,22 +28,21 @@ function columns(onExtend: (lot: LotView) => void): Column<LotView>[] {
         </div>
       ),
     },
-    { header: "Credits", numeric: true, cell: (lot) => lot.granted },
-    { header: "Unused", numeric: true, cell: (lot) => lot.remaining },
-    { header: "Last day", className: "nowrap", cell: (lot) => shortDate(lot.expiresOn) },
-    { header: "Status", cell: (lot) => <LotStatus lot={lot} /> },
+    { header: t("adminClient.col.credits"), numeric: true, cell: (lot) => lot.granted },
+    { header: t("adminClient.col.unused"), numeric: true, cell: (lot) => lot.remaining },
+    { header: t("adminClient.col.lastDay"), className: "nowrap", cell: (lot) => shortDate(lot.expiresOn) },
+    { header: t("admin.col.status"), cell: (lot) => <LotStatus lot={lot} /> },
     {
-      header: "Actions",
+      header: t("admin.col.actions"),
       hiddenHeader: true,
       className: "admin-table__actions",
       cell: (lot) => (
         <RowActions>
           {canExtend(lot) ? (
             <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={() => onExtend(lot)}>
-              Extend
+              {t("adminClient.extend")}
               <span className="visually-hidden">
-                {" "}
-                the {credits(lot.granted)} from {shortDate(lot.createdAt)}, usable through {shortDate(lot.expiresOn)}
+                {t("adminClient.lots.extendHidden", { credits: credits(lot.granted), from: shortDate(lot.createdAt), until: shortDate(lot.expiresOn) })}
               </span>
             </DialogButton>
           ) : null}
@@ -61,13 +60,13 @@ export function LotsSection(props: { lots: LotView[] | null; failed: string | nu
   return (
     <div className="admin-client__lots">
       <h3 className="admin-client__subtitle" id={`${id}-title`}>
-        Credits by lot
+        {t("adminClient.lots.title")}
       </h3>
       {props.failed ? (
         <div className="notice notice--error" role="alert">
           {props.failed}{" "}
           <button type="button" className="link-button" onClick={props.onRetry}>
-            Try again
+            {t("common.tryAgain")}
           </button>
         </div>
       ) : (
@@ -79,10 +78,10 @@ export function LotsSection(props: { lots: LotView[] | null; failed: string | nu
           rowKey={(lot) => lot.id}
           loading={
             <p className="admin-muted" role="status">
-              Loading the credits by lot…
+              {t("adminClient.lots.loading")}
             </p>
           }
-          empty={<p className="admin-muted">No credits yet. Purchases, recorded payments and credits you add appear here with their last day.</p>}
+          empty={<p className="admin-muted">{t("adminClient.lots.none")}</p>}
         />
       )}
       {extending ? (

@@ -2,35 +2,34 @@
 // refunds of it, each its own line (here and in the client's payment history).
 import { Suspense, useId, useState } from "react";
 import type { ClientPaymentView, RefundRow } from "../../api/types";
-import { formatMoney, shortDate } from "../../lib/format";
+import { credits, formatMoney, sessions, shortDate } from "../../lib/format";
+import { localPath, t, tMaybe } from "../../lib/i18n";
 import { methodLabel } from "../../lib/payment-methods";
 import { DialogButton, RowActions } from "../parts";
 import { type Column, Table } from "../Table";
 import { RefundDialog, preloadClientDialogs } from "./lazy";
 
-const REFUND_STATUS: Record<string, string> = { pending: "Waiting for PayTabs", completed: "Refunded", failed: "Declined by PayTabs: credits restored" };
 
 /** A line of the table: a payment, or a refund of the payment above it. */
 type Line = { payment: ClientPaymentView; refund?: undefined } | { refund: RefundRow; payment?: undefined };
 
 const DASH = <span className="admin-muted">—</span>;
-const refundMethod = (r: RefundRow) => (r.method === "paytabs" ? "Refund through PayTabs" : "Refund (recorded)");
-const refundStatus = (r: RefundRow) => REFUND_STATUS[r.status] ?? r.status;
+const refundMethod = (r: RefundRow) => (r.method === "paytabs" ? t("adminClient.refund.viaPayTabs") : t("adminClient.refund.recorded"));
+const refundStatus = (r: RefundRow) => tMaybe(`adminClient.refundStatus.${r.status}`) ?? r.status;
 const refundMoney = (r: RefundRow) => `−${formatMoney({ minor: r.amount, currency: r.currency })}`;
 const refundDay = (r: RefundRow) => shortDate(r.completedAt ?? r.createdAt);
 
 /** The receipt link of a payment, or a dash. */
 function ReceiptLink({ p }: { p: ClientPaymentView }) {
-  return p.receiptNumber ? <a href={`/receipt?id=${encodeURIComponent(p.id)}`}>{p.receiptNumber}</a> : DASH;
+  return p.receiptNumber ? <a href={localPath(`/receipt?id=${encodeURIComponent(p.id)}`)}>{p.receiptNumber}</a> : DASH;
 }
 
 function RefundButton({ p, onOpen }: { p: ClientPaymentView; onOpen: () => void }) {
   return (
     <DialogButton className="btn btn--sm admin-btn--danger-outline" preload={preloadClientDialogs} onOpen={onOpen}>
-      Refund
+      {t("adminClient.refund.action")}
       <span className="visually-hidden">
-        {" "}
-        the payment of {formatMoney(p.amount)} on {shortDate(p.paymentDate)}
+        {t("adminClient.payments.refundHidden", { money: formatMoney(p.amount), date: shortDate(p.paymentDate) })}
         {p.receiptNumber ? ` (${p.receiptNumber})` : ""}
       </span>
     </DialogButton>
@@ -41,11 +40,11 @@ function RefundButton({ p, onOpen }: { p: ClientPaymentView; onOpen: () => void 
  *  "Refund through PayTabs: Refunded"), nothing under Reference or Receipt, which a refund has not. */
 function columns(onRefund: (p: ClientPaymentView) => void): Column<Line>[] {
   return [
-    { header: "Date", className: "nowrap", cell: (l) => (l.payment ? shortDate(l.payment.paymentDate) : refundDay(l.refund)) },
-    { header: "Amount", numeric: true, className: "nowrap", cell: (l) => (l.payment ? formatMoney(l.payment.amount) : refundMoney(l.refund)) },
-    { header: "Sessions", numeric: true, cell: (l) => (l.payment ? l.payment.sessionsPurchased : `−${l.refund.credits}`) },
+    { header: t("admin.col.date"), className: "nowrap", cell: (l) => (l.payment ? shortDate(l.payment.paymentDate) : refundDay(l.refund)) },
+    { header: t("adminClient.col.amount"), numeric: true, className: "nowrap", cell: (l) => (l.payment ? formatMoney(l.payment.amount) : refundMoney(l.refund)) },
+    { header: t("admin.col.sessions"), numeric: true, cell: (l) => (l.payment ? l.payment.sessionsPurchased : `−${l.refund.credits}`) },
     {
-      header: "Method",
+      header: t("adminClient.col.method"),
       cell: (l) =>
         l.payment ? (
           methodLabel(l.payment.paymentMethod)
@@ -56,10 +55,10 @@ function columns(onRefund: (p: ClientPaymentView) => void): Column<Line>[] {
           </>
         ),
     },
-    { header: "Reference", cell: (l) => l.payment?.referenceNumber ?? DASH },
-    { header: "Receipt", cell: (l) => (l.payment ? <ReceiptLink p={l.payment} /> : DASH) },
+    { header: t("adminClient.col.reference"), cell: (l) => l.payment?.referenceNumber ?? DASH },
+    { header: t("adminClient.col.receipt"), cell: (l) => (l.payment ? <ReceiptLink p={l.payment} /> : DASH) },
     {
-      header: "Actions",
+      header: t("admin.col.actions"),
       hiddenHeader: true,
       className: (l) => (l.payment ? "admin-table__actions" : undefined),
       cell: (l) =>
@@ -77,13 +76,13 @@ function columns(onRefund: (p: ClientPaymentView) => void): Column<Line>[] {
 function compactColumns(onRefund: (p: ClientPaymentView) => void): Column<Line>[] {
   return [
     {
-      header: "Payment",
+      header: t("adminClient.col.payment"),
       cell: ({ payment: p, refund: r }) =>
         p ? (
           <>
             <strong className="nowrap">{formatMoney(p.amount)}</strong>
             <span className="admin-table__sub">
-              {shortDate(p.paymentDate)} · {p.sessionsPurchased} {p.sessionsPurchased === 1 ? "session" : "sessions"} · {methodLabel(p.paymentMethod)}
+              {shortDate(p.paymentDate)} · {sessions(p.sessionsPurchased)} · {methodLabel(p.paymentMethod)}
               {p.referenceNumber ? ` · ${p.referenceNumber}` : ""}
             </span>
           </>
@@ -91,13 +90,13 @@ function compactColumns(onRefund: (p: ClientPaymentView) => void): Column<Line>[
           <>
             <span className="nowrap">{refundMoney(r)}</span>
             <span className="admin-table__sub">
-              {refundDay(r)} · −{r.credits} {r.credits === 1 ? "credit" : "credits"} · {refundMethod(r)}: {refundStatus(r)}
+              {refundDay(r)} · −{credits(r.credits)} · {refundMethod(r)}: {refundStatus(r)}
             </span>
           </>
         ),
     },
     {
-      header: "Receipt",
+      header: t("adminClient.col.receipt"),
       cell: (l) =>
         l.payment ? (
           <>
@@ -120,17 +119,17 @@ export function PaymentsSection({ payments, refunds, clientName, onRefunded }: {
   return (
     <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
       <h2 className="panel__title" id={`${id}-title`}>
-        Payments
+        {t("adminClient.payments.title")}
       </h2>
-      <p className="admin-panel__lead">Each refund is its own line under the payment it refunds, here and in the client&apos;s payment history.</p>
+      <p className="admin-panel__lead">{t("adminClient.payments.lead")}</p>
       <Table
-        label="Payments"
+        label={t("adminClient.payments.title")}
         columns={columns(setRefunding)}
         phone={{ columns: compactColumns(setRefunding), compact: true }}
         rows={payments.length === 0 ? [] : lines}
         rowKey={(l) => (l.payment ? l.payment.id : l.refund.id)}
         rowClassName={(l) => (l.refund ? "admin-table__refund" : undefined)}
-        empty={<p className="empty__title">No payments</p>}
+        empty={<p className="empty__title">{t("adminClient.payments.none")}</p>}
       />
       {refunding ? (
         <Suspense fallback={null}>

@@ -7,6 +7,8 @@ import type { ClientDetailView, Complete, EditProfileBody } from "../../api/type
 import { ApiError, PUT } from "../../lib/api";
 import { shortDate } from "../../lib/format";
 import { Form, FormField, lazySchema, showServerErrors, useZodForm } from "../../lib/form";
+import { t } from "../../lib/i18n";
+import { LanguageOptions } from "../../lib/LanguageOptions";
 import { AccessBadge } from "./AccountSection";
 import type { ProfileForm } from "./views";
 
@@ -17,17 +19,17 @@ export function ProfileSection({ client, onChange }: { client: ClientDetailView;
   const id = useId();
   const form = useZodForm<ProfileForm, Complete<EditProfileBody>>({
     schema: rules,
-    defaultValues: () => ({ fullName: client.fullName, phone: client.phone ?? "", role: client.role as string }),
+    defaultValues: () => ({ fullName: client.fullName, phone: client.phone ?? "", role: client.role as string, language: client.language }),
   });
   const saving = form.formState.isSubmitting;
 
   const save = async (payload: Complete<EditProfileBody>) => {
     try {
       onChange(await PUT("/api/admin/clients/{id}", payload, { path: { id: client.userId } }));
-      toast.success("Profile saved");
+      toast.success(t("adminClient.profile.saved"));
     } catch (e) {
-      if (e instanceof ApiError) showServerErrors(form, e.fields, ["fullName", "phone", "role"]);
-      toast.error("Error", { description: e instanceof ApiError ? e.message : "Failed to save the profile." });
+      if (e instanceof ApiError) showServerErrors(form, e.fields, ["fullName", "phone", "role", "language"]);
+      toast.error(t("common.error.title"), { description: e instanceof ApiError ? e.message : t("adminClient.profile.failed") });
     }
   };
 
@@ -36,11 +38,11 @@ export function ProfileSection({ client, onChange }: { client: ClientDetailView;
       <div className="admin-panel__head">
         <div>
           <h2 className="panel__title" id={`${id}-title`}>
-            Profile
+            {t("adminClient.profile.title")}
           </h2>
           <p className="admin-panel__lead">
             <a href={`mailto:${client.email}`}>{client.email}</a>
-            {client.emailConfirmed ? "" : " (email not confirmed)"} · joined {shortDate(client.createdAt)}
+            {client.emailConfirmed ? "" : t("adminClient.profile.unconfirmed")} · {t("adminClient.profile.joined", { date: shortDate(client.createdAt) })}
           </p>
         </div>
         <AccessBadge client={client} />
@@ -48,23 +50,26 @@ export function ProfileSection({ client, onChange }: { client: ClientDetailView;
       {/* Two fields a row from 40em (name and phone whole, never cut off), Save last. */}
       <Form form={form} className="form admin-form" style={{ maxWidth: "48rem" }} onSubmit={save}>
         <div className="form__row">
-          <Input name="fullName" id={`${id}-name`} label="Full Name">
+          <Input name="fullName" id={`${id}-name`} label={t("admin.field.fullName")}>
             <input className="input" autoComplete="off" />
           </Input>
-          <Input name="phone" id={`${id}-phone`} label="Phone Number">
+          <Input name="phone" id={`${id}-phone`} label={t("adminClient.profile.phone")}>
             <input className="input" type="tel" autoComplete="off" />
           </Input>
         </div>
         <div className="form__row">
-          <Input name="role" id={`${id}-role`} label="Role">
+          <Input name="role" id={`${id}-role`} label={t("admin.field.role")}>
             <select className="input">
-              <option value="client">client</option>
-              <option value="admin">admin</option>
+              <option value="client">{t("adminClient.profile.roleClient")}</option>
+              <option value="admin">{t("adminClient.profile.roleAdmin")}</option>
             </select>
+          </Input>
+          <Input name="language" id={`${id}-language`} label={t("admin.language.label")} hint={t("adminClient.profile.languageHint")}>
+            <LanguageOptions />
           </Input>
         </div>
         <button type="submit" className="btn btn--navy btn--sm" disabled={saving} aria-busy={saving}>
-          {saving ? "Saving..." : "Save profile"}
+          {saving ? t("admin.saving") : t("adminClient.profile.save")}
         </button>
       </Form>
     </section>

@@ -6,7 +6,9 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "sonner";
 import type { ClientPaymentView, Refundable, RefundRow } from "../../api/types";
 import { ApiError, GET } from "../../lib/api";
-import { formatMoney, shortDate } from "../../lib/format";
+import { formatMoney, sessions, shortDate } from "../../lib/format";
+import { t } from "../../lib/i18n";
+import { rich } from "../../lib/rich";
 import { Spinner } from "../../lib/ui";
 import { Modal } from "../dialog";
 import { RefundForm, credits } from "./RefundForm";
@@ -14,13 +16,15 @@ import { RefundForm, credits } from "./RefundForm";
 /** The toast for the refund as the API answered it. */
 function announce(row: RefundRow) {
   const money = formatMoney({ minor: row.amount, currency: row.currency });
-  const removed = row.credits > 0 ? ` ${credits(row.credits)} removed.` : "";
+  const removed = row.credits > 0 ? ` ${t("adminClient.refund.removed", { credits: credits(row.credits) })}` : "";
   if (row.status === "failed") {
-    toast.error("Refund declined", { description: "PayTabs declined the refund. Nothing was refunded and the credits are back in the client's account." });
+    toast.error(t("adminClient.refund.declined"), { description: t("adminClient.refund.declinedText") });
   } else if (row.status === "pending") {
-    toast.success("Refund sent to PayTabs", { description: `${money} is waiting for PayTabs to confirm.${removed}` });
+    toast.success(t("adminClient.refund.sent"), { description: t("adminClient.refund.sentText", { money, removed }) });
   } else {
-    toast.success(row.method === "paytabs" ? "Refund completed" : "Refund recorded", { description: `${money} refunded.${removed} The client gets an email.` });
+    toast.success(row.method === "paytabs" ? t("adminClient.refund.completed") : t("adminClient.refund.recordedDone"), {
+      description: t("adminClient.refund.doneText", { money, removed }),
+    });
   }
 }
 
@@ -37,7 +41,7 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
     try {
       setInfo(await GET("/api/admin/payments/{id}/refund", { path: { id: payment.id } }));
     } catch (err) {
-      setLoadError(err instanceof ApiError ? err.message : "Failed to load what can be refunded. Please try again.");
+      setLoadError(err instanceof ApiError ? err.message : t("adminClient.refund.loadFailed"));
     }
   }, [payment.id]);
 
@@ -53,48 +57,40 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
       open
       wide
       onOpenChange={(open) => !open && !busy && props.onClose()}
-      title="Refund this payment"
-      description={
-        <>
-          {formatMoney(payment.amount)} paid by {props.clientName} on {shortDate(payment.paymentDate)} for {payment.sessionsPurchased}{" "}
-          {payment.sessionsPurchased === 1 ? "session" : "sessions"}
-          {payment.receiptNumber ? (
-            <>
-              {" "}
-              (receipt <span className="nowrap">{payment.receiptNumber}</span>)
-            </>
-          ) : null}
-          .
-        </>
-      }
+      title={t("adminClient.refund.title")}
+      description={rich(payment.receiptNumber ? "adminClient.refund.textReceipt" : "adminClient.refund.text", {
+        money: formatMoney(payment.amount),
+        name: props.clientName,
+        date: shortDate(payment.paymentDate),
+        sessions: sessions(payment.sessionsPurchased),
+        receipt: payment.receiptNumber ?? "",
+        nowrap: (c) => <span className="nowrap">{c}</span>,
+      })}
     >
       {loadError ? (
         <div className="notice notice--error" role="alert">
           {loadError}{" "}
           <button type="button" className="link-button" onClick={() => void load()}>
-            Try again
+            {t("common.tryAgain")}
           </button>
         </div>
       ) : info === null ? (
-        <Spinner label="Loading what can be refunded…" />
+        <Spinner label={t("adminClient.refund.loading")} />
       ) : (
         <>
           <Figures info={info} />
           <p className="admin-refund__method">
-            {online
-              ? "Paid online: the refund is sent to PayTabs, which returns the money to the client's card."
-              : "Paid offline: return the money yourself (cash, bank transfer…), then record the refund here."}{" "}
-            The credits you remove leave the client&apos;s account at once
-            {online ? " and come back if PayTabs declines." : "."}
+            {online ? t("adminClient.refund.online") : t("adminClient.refund.offline")}{" "}
+            {online ? t("adminClient.refund.creditsLeaveOnline") : t("adminClient.refund.creditsLeave")}
           </p>
           {nothingLeft ? (
             <>
               <p className="notice" role="status">
-                Nothing is left to refund: this payment&apos;s credits are used or already removed, and its amount has been refunded.
+                {t("adminClient.refund.nothingLeft")}
               </p>
               <div className="dialog-actions">
                 <button type="button" className="btn btn--outline btn--sm" onClick={props.onClose}>
-                  Close
+                  {t("common.close")}
                 </button>
               </div>
             </>
@@ -122,21 +118,21 @@ function Figures({ info }: { info: Refundable }) {
   return (
     <dl className="admin-refund__figures">
       <div>
-        <dt>Unused credits</dt>
+        <dt>{t("adminClient.refund.unused")}</dt>
         <dd>
-          {info.unusedCredits} <span className="admin-muted">of {info.sessionsPurchased}</span>
+          {info.unusedCredits} <span className="admin-muted">{t("adminClient.refund.of", { total: info.sessionsPurchased })}</span>
         </dd>
       </div>
       <div>
-        <dt>Money left to refund</dt>
+        <dt>{t("adminClient.refund.left")}</dt>
         <dd>{formatMoney(info.maxAmount)}</dd>
       </div>
       <div>
-        <dt>Paid</dt>
+        <dt>{t("adminClient.refund.paid")}</dt>
         <dd>{formatMoney(info.paid)}</dd>
       </div>
       <div>
-        <dt>Already refunded</dt>
+        <dt>{t("adminClient.refund.already")}</dt>
         <dd>{formatMoney(info.refunded)}</dd>
       </div>
     </dl>

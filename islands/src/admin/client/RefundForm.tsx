@@ -5,14 +5,14 @@ import { useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import type { ClientPaymentView, Refundable, RefundRow } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
-import { formatMoney } from "../../lib/format";
+import { credits, formatMoney } from "../../lib/format";
 import { Form, FormField, showServerErrors, useZodForm } from "../../lib/form";
+import { t } from "../../lib/i18n";
 import { type RefundOutput, checkRefund, refundAction, refundDefaults, refundSchema, refundSuggestion } from "../client-page";
 import { ErrorDetails } from "../dialog";
 import type { RefundForm as Values } from "./views";
 
-const LABELS = { credits: "Credits to remove", amount: "Amount to refund", reason: "Reason" };
-export const credits = (n: number) => `${n} ${n === 1 ? "credit" : "credits"}`;
+export { credits };
 const Input = FormField<Values>;
 
 export function RefundForm(props: {
@@ -31,7 +31,7 @@ export function RefundForm(props: {
   const values = useWatch({ control: form.control }) as Values;
   const online = info.method === "paytabs";
   const checked = checkRefund({ ...refundDefaults(), ...values }, info);
-  const action = checked.ok ? refundAction(checked.payload.credits, { minor: checked.minor, currency: info.maxAmount.currency }) : "Refund";
+  const action = checked.ok ? refundAction(checked.payload.credits, { minor: checked.minor, currency: info.maxAmount.currency }) : t("adminClient.refund.action");
 
   const { onBusy } = props;
   useEffect(() => onBusy(busy), [busy, onBusy]);
@@ -44,26 +44,30 @@ export function RefundForm(props: {
     try {
       props.onDone(await POST("/api/admin/payments/{id}/refund", payload, { path: { id: props.payment.id } }));
     } catch (err) {
-      const message = err instanceof ApiError ? err.message : "Failed to refund the payment. Please try again.";
+      const message = err instanceof ApiError ? err.message : t("adminClient.refund.failed");
       const fields = err instanceof ApiError ? err.fields : {};
       showServerErrors(form, fields, ["credits", "amount", "reason"]);
       setFailure({ message, fields });
-      toast.error("Error", { description: message });
+      toast.error(t("common.error.title"), { description: message });
     }
   }
 
   return (
     <Form form={form} className="form admin-form" onSubmit={submit} onInvalid={() => setFailure(null)} aria-busy={busy}>
-      {failure ? <ErrorDetails message={failure.message} fields={failure.fields} labels={LABELS} /> : null}
+      {failure ? <ErrorDetails
+          message={failure.message}
+          fields={failure.fields}
+          labels={{ credits: t("adminClient.refund.credits"), amount: t("adminClient.refund.amount"), reason: t("adminClient.reason") }}
+        /> : null}
       <div className="form__row">
-        <Input name="credits" id={`${id}-credits`} label="Credits to remove" hint={`0 to ${info.unusedCredits}.`}>
+        <Input name="credits" id={`${id}-credits`} label={t("adminClient.refund.credits")} hint={t("adminClient.refund.creditsHint", { most: info.unusedCredits })}>
           <input className="input" type="number" inputMode="numeric" min={0} max={info.unusedCredits} step={1} />
         </Input>
         <Input
           name="amount"
           id={`${id}-amount`}
-          label={`Amount to refund (${info.maxAmount.currency})`}
-          hint={`Up to ${formatMoney(info.maxAmount)}. Suggested: ${formatMoney(info.suggestedAmount)}, the price of the unused credits.`}
+          label={t("adminClient.refund.amountIn", { currency: info.maxAmount.currency })}
+          hint={t("adminClient.refund.amountHint", { most: formatMoney(info.maxAmount), suggested: formatMoney(info.suggestedAmount) })}
         >
           <input className="input" type="number" inputMode="decimal" min={0} step={0.01} />
         </Input>
@@ -72,22 +76,20 @@ export function RefundForm(props: {
         <p className="admin-refund__suggest">
           {/* Fills in the suggestion; the admin still confirms with the Refund button. */}
           <button type="button" className="btn btn--outline btn--sm" onClick={() => form.reset({ ...form.getValues(), ...refundSuggestion(info) })}>
-            Use suggested amount
+            {t("adminClient.refund.useSuggested")}
           </button>{" "}
-          <span className="admin-muted">
-            {credits(info.unusedCredits)} and {formatMoney(info.suggestedAmount)}
-          </span>
+          <span className="admin-muted">{t("adminClient.refund.suggested", { credits: credits(info.unusedCredits), money: formatMoney(info.suggestedAmount) })}</span>
         </p>
       ) : null}
-      <Input name="reason" id={`${id}-reason`} label="Reason (optional)" hint="Kept with the refund.">
+      <Input name="reason" id={`${id}-reason`} label={t("adminClient.refund.reason")} hint={t("adminClient.refund.reasonHint")}>
         <textarea className="input admin-textarea" rows={2} maxLength={500} />
       </Input>
       <div className="dialog-actions">
         <button type="button" className="btn btn--outline btn--sm" onClick={props.onCancel} disabled={busy}>
-          Cancel
+          {t("common.cancel")}
         </button>
         <button type="submit" className="btn btn--sm admin-btn--danger" disabled={busy} aria-busy={busy}>
-          {busy ? (online ? "Sending to PayTabs..." : "Recording...") : action}
+          {busy ? (online ? t("adminClient.refund.sending") : t("adminClient.refund.recording")) : action}
         </button>
       </div>
     </Form>

@@ -5,35 +5,40 @@ import { toast } from "sonner";
 import type { BookingView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { longDateTime } from "../../lib/format";
+import { t, tMaybe } from "../../lib/i18n";
 import { AdminBadge, DialogButton } from "../parts";
 import { type Column, Table } from "../Table";
 import { ConfirmDialog, preloadClientDialogs } from "./lazy";
 
-const title = (b: BookingView) => b.sessionNotes ?? "Coaching Session";
+const title = (b: BookingView) => b.sessionNotes ?? t("common.coachingSession");
+
+/** Who cancelled, as the API names them ("client", "coach"…): in the page's language when known. */
+const cancelledBy = (who: string) => tMaybe(`adminClient.cancelledBy.${who}`) ?? who;
 
 function WaiveButton({ b, onOpen }: { b: BookingView; onOpen: () => void }) {
   return (
     <DialogButton className="btn btn--outline btn--sm" preload={preloadClientDialogs} onOpen={onOpen}>
-      Waive<span className="visually-hidden"> the late cancellation of {longDateTime(b.sessionDate)}</span>
+      {t("admin.waive")}
+      <span className="visually-hidden">{t("adminClient.sessions.waiveHidden", { when: longDateTime(b.sessionDate) })}</span>
     </DialogButton>
   );
 }
 
 function columns(onWaive: (b: BookingView) => void): Column<BookingView>[] {
   return [
-    { header: "Date", cell: (b) => longDateTime(b.sessionDate) },
-    { header: "Session", cell: title },
+    { header: t("admin.col.date"), cell: (b) => longDateTime(b.sessionDate) },
+    { header: t("admin.col.session"), cell: title },
     {
-      header: "Status",
+      header: t("admin.col.status"),
       cell: (b) => (
         <>
           <AdminBadge status={b.status} />
-          {b.cancelledBy ? <span className="admin-muted"> by {b.cancelledBy}</span> : null}
-          {b.canWaive ? <span className="admin-muted"> · late, credit used</span> : null}
+          {b.cancelledBy ? <span className="admin-muted">{t("adminClient.sessions.by", { who: cancelledBy(b.cancelledBy) })}</span> : null}
+          {b.canWaive ? <span className="admin-muted">{t("adminClient.sessions.late")}</span> : null}
         </>
       ),
     },
-    { header: "Actions", hiddenHeader: true, cell: (b) => (b.canWaive ? <WaiveButton b={b} onOpen={() => onWaive(b)} /> : null) },
+    { header: t("admin.col.actions"), hiddenHeader: true, cell: (b) => (b.canWaive ? <WaiveButton b={b} onOpen={() => onWaive(b)} /> : null) },
   ];
 }
 
@@ -41,20 +46,20 @@ function columns(onWaive: (b: BookingView) => void): Column<BookingView>[] {
 function compactColumns(onWaive: (b: BookingView) => void): Column<BookingView>[] {
   return [
     {
-      header: "Session",
+      header: t("admin.col.session"),
       cell: (b) => (
         <>
           {longDateTime(b.sessionDate)}
           <span className="admin-table__sub">
             {title(b)}
-            {b.cancelledBy ? ` · cancelled by ${b.cancelledBy}` : ""}
-            {b.canWaive ? " · late, credit used" : ""}
+            {b.cancelledBy ? t("adminClient.sessions.cancelledBy", { who: cancelledBy(b.cancelledBy) }) : ""}
+            {b.canWaive ? t("adminClient.sessions.late") : ""}
           </span>
         </>
       ),
     },
     {
-      header: "Status",
+      header: t("admin.col.status"),
       cell: (b) => (
         <>
           <AdminBadge status={b.status} />
@@ -83,11 +88,11 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
     try {
       await POST("/api/admin/bookings/{id}/waive", {}, { path: { id: b.id } });
       done.current = true;
-      toast.success("Late cancellation waived", { description: "The session credit is back in the client's account." });
+      toast.success(t("admin.waive.done"), { description: t("adminClient.sessions.waivedText") });
       setWaiving(null);
       onChanged();
     } catch (e) {
-      toast.error("Error", { description: e instanceof ApiError ? e.message : "Please try again." });
+      toast.error(t("common.error.title"), { description: e instanceof ApiError ? e.message : t("common.error.retry") });
     } finally {
       setBusy(false);
     }
@@ -96,25 +101,25 @@ export function SessionsSection({ sessions, onChanged }: { sessions: BookingView
   return (
     <section className="panel admin-panel" aria-labelledby={`${id}-title`}>
       <h2 className="panel__title" id={`${id}-title`} tabIndex={-1} ref={heading}>
-        Sessions
+        {t("adminClient.sessions.title")}
       </h2>
       <Table
-        label="Sessions"
+        label={t("adminClient.sessions.title")}
         columns={columns(setWaiving)}
         phone={{ columns: compactColumns(setWaiving), compact: true }}
         rows={sessions}
         rowKey={(b) => b.id}
-        loading={<p className="admin-muted">Loading sessions…</p>}
-        empty={<p className="empty__title">No sessions found matching the current filters</p>}
+        loading={<p className="admin-muted">{t("common.loadingSessions")}</p>}
+        empty={<p className="empty__title">{t("admin.sessions.none")}</p>}
       />
       {waiving ? (
         <Suspense fallback={null}>
           <ConfirmDialog
             open
-            title="Waive this late cancellation?"
-            description={`The session on ${longDateTime(waiving.sessionDate)} was cancelled less than 24 hours before the start, so its credit stayed used. Waiving gives the credit back, once.`}
-            confirmText="Give the credit back"
-            cancelText="Keep it used"
+            title={t("admin.waive.title")}
+            description={t("adminClient.sessions.waiveText", { when: longDateTime(waiving.sessionDate) })}
+            confirmText={t("admin.waive.confirm")}
+            cancelText={t("admin.waive.keep")}
             busy={busy}
             onConfirm={() => void waive(waiving)}
             onClose={() => setWaiving(null)}

@@ -3,9 +3,11 @@
 // fetches them ahead of a click (on idle, and when a button that opens one is hovered or
 // focused).
 import { lazy } from "react";
+import { loadMessages } from "../../lib/i18n";
 
 let pending: Promise<typeof import("./dialogs")> | null = null;
-const load = () => (pending ??= import("./dialogs"));
+/** The dialogs' code and their messages (adminClientDialogs), together. */
+const load = () => (pending ??= Promise.all([import("./dialogs"), loadMessages(["adminClientDialogs"])]).then(([m]) => m));
 
 export function preloadClientDialogs(): void {
   load().catch(() => {

@@ -1,12 +1,15 @@
 // The client page's labels, days and figures, and its forms' values, as pure functions (no
 // zod: the page's sections use them at first paint; the forms' rules are in ../client-page).
 import type { Money, Refundable } from "../../api/types";
-import { formatMoney } from "../../lib/format";
+import { credits as creditCount, formatMoney } from "../../lib/format";
+import { t, tMaybe } from "../../lib/i18n";
 
 export interface ProfileForm {
   fullName: string;
   phone: string;
   role: string;
+  /** The language of the client's emails: "en" or "ar". */
+  language: string;
 }
 
 export interface AdjustForm {
@@ -25,10 +28,13 @@ export interface RefundForm {
   reason: string;
 }
 
-/** "purchase" → "Purchase", "booking_debit" → "Booking debit". */
+/** "purchase" → "Purchase", "booking_debit" → "Booking debit" (adminClient.ledger.*; a kind the
+ *  catalogue does not know is written out as it is). */
 export function ledgerKind(kind: string): string {
-  const t = kind.replace(/_/g, " ");
-  return t.charAt(0).toUpperCase() + t.slice(1);
+  const known = tMaybe(`adminClient.ledger.${kind}`);
+  if (known !== undefined) return known;
+  const text = kind.replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** +3 / −1 with a real minus sign, 0 as "0". */
@@ -40,18 +46,7 @@ export function signed(n: number): string {
 
 /** Where a lot's credits came from, in the coach's words. */
 export function lotSource(source: string): string {
-  switch (source) {
-    case "purchase":
-      return "Online purchase";
-    case "offline_payment":
-      return "Recorded payment";
-    case "admin_adjustment":
-      return "Added by an admin";
-    case "migrated":
-      return "Credits from before expiry dates";
-    default:
-      return ledgerKind(source);
-  }
+  return tMaybe(`adminClient.source.${source}`) ?? ledgerKind(source);
 }
 
 /** A lot is live until its unused credits leave; only a live lot can be extended. */
@@ -126,8 +121,8 @@ export function refundSuggestion(r: Refundable): Pick<RefundForm, "credits" | "a
 
 /** "Refund 16,200 EGP and remove 4 credits": the confirm button says what it does. */
 export function refundAction(credits: number, money: Money): string {
-  const parts: string[] = [];
-  if (money.minor > 0) parts.push(`Refund ${formatMoney(money)}`);
-  if (credits > 0) parts.push(`${parts.length ? "remove" : "Remove"} ${credits} ${credits === 1 ? "credit" : "credits"}`);
-  return parts.join(" and ") || "Refund";
+  if (money.minor > 0 && credits > 0) return t("adminClient.refund.actionBoth", { money: formatMoney(money), credits: creditCount(credits) });
+  if (money.minor > 0) return t("adminClient.refund.actionMoney", { money: formatMoney(money) });
+  if (credits > 0) return t("adminClient.refund.actionCredits", { credits: creditCount(credits) });
+  return t("adminClient.refund.action");
 }
