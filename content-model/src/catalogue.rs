@@ -10,12 +10,19 @@
 //! The version is a hash of what the file publishes, nothing else: a price, a validity, a
 //! package's name or activity, or one of the settings below changes it; a package's features,
 //! its display order, a comment or any other page does not (the API uses none of them).
+//!
+//! A site in several languages (settings `languages`) publishes every package's name in the
+//! other languages too, in `names` (`{"ar": "باقة الانطلاق"}`), for emails and receipts in the
+//! client's language; the rest of the file is the default language's, as before. An
+//! English-only site's file is exactly what it was.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::i18n::Languages;
 use crate::model::{Business, MAX_VALIDITY_MONTHS, Money, Package, PackageType, Settings};
 use crate::yaml;
 
@@ -75,6 +82,11 @@ pub struct CataloguePackage {
     pub price: Money,
     pub validity_months: u32,
     pub is_active: bool,
+    /// The name in the site's other languages, by language code (`{"ar": "باقة الانطلاق"}`),
+    /// where it is translated; `name` is the default language's and the fallback. Absent
+    /// (and so left out of the file) on an English-only site. Use [`CataloguePackage::name_in`].
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<String, String>,
 }
 
 impl From<&Package> for CataloguePackage {
@@ -87,11 +99,20 @@ impl From<&Package> for CataloguePackage {
             price: p.price,
             validity_months: p.validity_months,
             is_active: p.is_active,
+            names: BTreeMap::new(),
         }
     }
 }
 
 impl CataloguePackage {
+    /// The package's name in `lang` (a language code such as `ar`), else the default
+    /// language's.
+    pub fn name_in(&self, lang: &str) -> &str {
+        self.names
+            .get(lang)
+            .map_or(self.name.as_str(), String::as_str)
+    }
+
     /// Whether a buyer who saw `self` gets exactly `other`: same package, sessions, price and
     /// validity, still on sale.
     pub fn same_offer(&self, other: &CataloguePackage) -> bool {
@@ -115,6 +136,17 @@ struct Hashed<'a> {
 impl Catalogue {
     /// The catalogue of this content, with its version.
     pub fn new(settings: &Settings, packages: &[Package]) -> Catalogue {
+        Catalogue::with_translations(settings, packages, &[])
+    }
+
+    /// The catalogue of a site in several languages: `packages` in the default language, and
+    /// the same packages read in each other language (`(code, packages)`), whose names go into
+    /// `names` where they differ from the default language's.
+    pub fn with_translations(
+        settings: &Settings,
+        packages: &[Package],
+        translations: &[(&str, &[Package])],
+    ) -> Catalogue {
         let settings = CatalogueSettings {
             site_name: settings.site_info.site_name.clone(),
             currency: settings.currency.clone(),
@@ -127,6 +159,15 @@ impl Catalogue {
             business: settings.business.clone(),
         };
         let mut packages: Vec<CataloguePackage> = packages.iter().map(Into::into).collect();
+        for (lang, translated) in translations {
+            for p in packages.iter_mut() {
+                if let Some(t) = translated.iter().find(|t| t.id == p.id)
+                    && t.name != p.name
+                {
+                    p.names.insert(lang.to_string(), t.name.clone());
+                }
+            }
+        }
         // Reordering packages.yaml changes nothing the API uses.
         packages.sort_by(|a, b| a.id.cmp(&b.id));
         let hashed = Hashed {
@@ -162,12 +203,26 @@ impl Catalogue {
                 content_dir.join("settings.yaml").display()
             )
         })?;
-        let settings: Settings = yaml::parse(&text, &file, 0).map_err(|d| d.to_string())?;
-        let packages: Vec<Package> = match read("packages.yaml")? {
-            Some((text, file)) => yaml::parse(&text, &file, 0).map_err(|d| d.to_string())?,
-            None => Vec::new(),
+        let languages = Languages::of_settings(&text);
+        let default = languages.default_code();
+        let settings: Settings =
+            yaml::parse_in(&text, &file, 0, default, default).map_err(|d| d.to_string())?;
+        let packages_in = |lang: &str| -> Result<Vec<Package>, String> {
+            match read("packages.yaml")? {
+                Some((text, file)) => {
+                    yaml::parse_in(&text, &file, 0, lang, default).map_err(|d| d.to_string())
+                }
+                None => Ok(Vec::new()),
+            }
         };
-        let catalogue = Catalogue::new(&settings, &packages);
+        let packages = packages_in(default)?;
+        let mut translated = Vec::new();
+        for lang in languages.others() {
+            translated.push((lang.as_str(), packages_in(lang)?));
+        }
+        let translations: Vec<(&str, &[Package])> =
+            translated.iter().map(|(l, p)| (*l, p.as_slice())).collect();
+        let catalogue = Catalogue::with_translations(&settings, &packages, &translations);
         match catalogue.problems().first() {
             Some(problem) => Err(format!("{}: {problem}", content_dir.display())),
             None => Ok(catalogue),
@@ -308,25 +363,72 @@ mod tests {
         let catalogue = Catalogue::from_content_dir(&content()).unwrap();
         let text = std::fs::read_to_string(content().join("settings.yaml")).unwrap();
         let settings: Settings = yaml::parse(&text, Path::new("settings.yaml"), 0).unwrap();
+        let languages = Languages::of_settings(&text);
         let text = std::fs::read_to_string(content().join("packages.yaml")).unwrap();
         let mut packages: Vec<Package> = yaml::parse(&text, Path::new("packages.yaml"), 0).unwrap();
-        assert_eq!(
-            Catalogue::new(&settings, &packages).version,
-            catalogue.version
-        );
+        let translated: Vec<(&str, Vec<Package>)> = languages
+            .others()
+            .iter()
+            .map(|l| {
+                let p = yaml::parse_in(&text, Path::new("p"), 0, l, languages.default_code());
+                (l.as_str(), p.unwrap())
+            })
+            .collect();
+        let translations: Vec<(&str, &[Package])> =
+            translated.iter().map(|(l, p)| (*l, p.as_slice())).collect();
+        let of = |packages: &[Package]| {
+            Catalogue::with_translations(&settings, packages, &translations).version
+        };
+        assert_eq!(of(&packages), catalogue.version);
         packages.reverse();
         packages[0].features.push("A new line on the card".into());
         packages[0].display_order += 10;
         assert_eq!(
-            Catalogue::new(&settings, &packages).version,
+            of(&packages),
             catalogue.version,
             "order, features and display order are not the API's"
         );
         packages[0].validity_months += 1;
-        let longer = Catalogue::new(&settings, &packages).version;
+        let longer = of(&packages);
         assert_ne!(longer, catalogue.version);
         packages[0].price = Money(packages[0].price.minor() + 100);
-        assert_ne!(Catalogue::new(&settings, &packages).version, longer);
+        assert_ne!(of(&packages), longer);
+    }
+
+    #[test]
+    fn translated_names_are_published_beside_the_default_ones() {
+        let text = "- id: one\n  name: {en: One, ar: واحدة}\n  package_type: individual\n  sessions: 1\n  price: 100\n  validity_months: 6\n- id: two\n  name: Two\n  package_type: individual\n  sessions: 2\n  price: 150\n  validity_months: 6\n";
+        let f = Path::new("packages.yaml");
+        let en: Vec<Package> = yaml::parse_in(text, f, 0, "en", "en").unwrap();
+        let ar: Vec<Package> = yaml::parse_in(text, f, 0, "ar", "en").unwrap();
+        let settings_text = std::fs::read_to_string(content().join("settings.yaml")).unwrap();
+        let settings: Settings =
+            yaml::parse(&settings_text, Path::new("settings.yaml"), 0).unwrap();
+        let plain = Catalogue::new(&settings, &en);
+        let both = Catalogue::with_translations(&settings, &en, &[("ar", &ar)]);
+        assert!(
+            !String::from_utf8(plain.to_json())
+                .unwrap()
+                .contains("names")
+        );
+        let one = both.package("one").unwrap();
+        assert_eq!(one.name, "One");
+        assert_eq!(one.name_in("ar"), "واحدة");
+        assert_eq!(both.package("two").unwrap().name_in("ar"), "Two");
+        assert!(both.package("two").unwrap().names.is_empty());
+        let json = String::from_utf8(both.to_json()).unwrap();
+        assert!(
+            json.contains("\"names\": {\n        \"ar\": \"واحدة\""),
+            "{json}"
+        );
+        assert_eq!(
+            Catalogue::from_json(both.to_json().as_slice()).unwrap(),
+            both
+        );
+        assert_ne!(
+            plain.version, both.version,
+            "a translated name is published"
+        );
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //! Its own crate so that the generator (which renders it) and the API (which charges the prices
 //! of `packages.yaml` and reads the coach's settings) share one definition, and so that the
 //! `site` command can in turn run the API in-process for local use without a dependency cycle.
-//! `catalogue` is the part of it the site publishes for the API (`/catalogue.json`).
+//! `catalogue` is the part of it the site publishes for the API (`/catalogue.json`); `i18n`
+//! reads texts written in several languages.
 
 pub mod catalogue;
 pub mod diagnostics;
+pub mod i18n;
 pub mod model;
 pub mod yaml;

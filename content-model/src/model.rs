@@ -9,6 +9,8 @@ use std::fmt;
 use chrono::NaiveDate;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::i18n::Texts;
+
 // ---------------------------------------------------------------------------------------------
 // settings.yaml
 
@@ -27,6 +29,13 @@ pub struct Settings {
     /// the editor wrote it, never a silent fallback.
     #[serde(default = "default_time_zone", with = "time_zone_name")]
     pub time_zone: chrono_tz::Tz,
+    /// The site's languages (`[en, ar]`): BCP 47 primary codes, the default first. Its pages
+    /// are at `/…`, every other language's at `/<code>/…`. Absent: English only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub languages: Vec<String>,
+    /// The languages whose missing translations fail `site check`; the others only warn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub required_translations: Vec<String>,
     pub site_info: SiteInfo,
     #[serde(default)]
     pub hero_section: HeroSection,
@@ -538,7 +547,7 @@ pub struct AboutCta {
     pub button_link: String,
 }
 
-/// `content/legal/<name>.md` (English) and the optional `<name>.ar.md` (Arabic).
+/// `content/legal/<name>.md`, and its translations `<name>.<lang>.md` (`<name>.ar.md`).
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LegalMeta {
@@ -551,6 +560,104 @@ pub struct LegalMeta {
 
 fn yes() -> bool {
     true
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which fields are texts a person reads (may be given by language; see `crate::i18n`). Ids,
+// slugs, routes, urls, numbers, dates, emails and phone numbers are never translated.
+
+impl Texts for Settings {
+    const TEXTS: &'static [&'static str] = &[
+        "site_info.site_name",
+        "site_info.description",
+        "hero_section.title",
+        "hero_section.subtitle",
+        "hero_section.description",
+        "hero_section.achievements",
+        "hero_section.primary_cta.text",
+        "hero_section.secondary_cta.text",
+        "hero_section.success_rate",
+        "contact_info.address",
+        "business.address",
+    ];
+    const NAMES: &'static [&'static str] = &["business.name"];
+}
+
+impl Texts for Logo {
+    const TEXTS: &'static [&'static str] = &[];
+    const NAMES: &'static [&'static str] = &["company_name"];
+}
+
+impl Texts for Testimonial {
+    const TEXTS: &'static [&'static str] = &["client_name", "client_title", "testimonial_text"];
+    const NAMES: &'static [&'static str] = &["client_company"];
+}
+
+impl Texts for Video {
+    const TEXTS: &'static [&'static str] = &["title", "description", "category", "tags"];
+}
+
+impl Texts for PageText {
+    const TEXTS: &'static [&'static str] = &["title", "description"];
+}
+
+impl Texts for Faq {
+    const TEXTS: &'static [&'static str] = &["question", "answer", "category"];
+}
+
+impl Texts for Package {
+    const TEXTS: &'static [&'static str] = &["name", "features"];
+}
+
+impl Texts for ServiceMeta {
+    const TEXTS: &'static [&'static str] = &[
+        "title",
+        "short_description",
+        "duration",
+        "price",
+        "features",
+        "benefits",
+        "partner_label",
+        "meta_description",
+    ];
+}
+
+impl Texts for ResourceMeta {
+    const TEXTS: &'static [&'static str] = &["title", "description", "category", "tags"];
+}
+
+impl Texts for BlogPostMeta {
+    const TEXTS: &'static [&'static str] =
+        &["title", "excerpt", "category", "tags", "meta_description"];
+}
+
+impl Texts for EventMeta {
+    const TEXTS: &'static [&'static str] = &["title", "location"];
+}
+
+impl Texts for AboutMeta {
+    const TEXTS: &'static [&'static str] = &[
+        "title",
+        "hero_title",
+        "hero_subtitle",
+        "meta_description",
+        "intro.title",
+        "intro.description",
+        "mission.title",
+        "mission.content",
+        "credentials.title",
+        "credentials.items",
+        "certifications[].title",
+        "certifications[].issuer",
+        "cta.title",
+        "cta.description",
+        "cta.button_text",
+        "credential_note",
+    ];
+}
+
+impl Texts for LegalMeta {
+    const TEXTS: &'static [&'static str] = &["title", "meta_description"];
 }
 fn five() -> u8 {
     5

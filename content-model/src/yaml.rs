@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 
 use crate::diagnostics::Diagnostic;
+use crate::i18n;
 
 /// A Markdown file split into its YAML front matter and its body.
 #[derive(Debug)]
@@ -50,7 +51,75 @@ pub fn split_front_matter<'a>(text: &'a str, file: &Path) -> Result<FrontMatter<
 }
 
 /// Parses YAML into `T`, reporting the file, line (shifted by `line_offset`), field path and a fix.
+///
+/// A text given by language (`name: {en: …, ar: …}`, see [`crate::i18n`]) is read in the
+/// default language, English: what a reader that knows nothing of the site's languages sees.
+/// The site's own languages are read with [`parse_in`].
 pub fn parse<T: DeserializeOwned>(
+    yaml: &str,
+    file: &Path,
+    line_offset: usize,
+) -> Result<T, Diagnostic> {
+    let en = i18n::DEFAULT_LANGUAGE;
+    parse_in(yaml, file, line_offset, en, en)
+}
+
+/// Parses `yaml` into `T` as read in `lang`. A text without language maps is read as
+/// [`parse`] reads it (same errors, same lines); one with them goes through
+/// [`i18n::localize`], and an error names the line of the field from its path.
+pub fn parse_in<T: DeserializeOwned>(
+    yaml: &str,
+    file: &Path,
+    line_offset: usize,
+    lang: &str,
+    default: &str,
+) -> Result<T, Diagnostic> {
+    if !i18n::may_have_language_maps(yaml) {
+        return parse_plain(yaml, file, line_offset);
+    }
+    let value = match i18n::read_value(yaml) {
+        Some(v) if i18n::has_language_maps(&v) => v,
+        // Not valid YAML, or no map after all: the plain reader gives its usual error.
+        _ => return parse_plain(yaml, file, line_offset),
+    };
+    from_value(
+        i18n::localize(&value, lang, default),
+        yaml,
+        file,
+        line_offset,
+    )
+}
+
+/// Reads `T` from an already localized value; `yaml` is the text it came from, to point an
+/// error at its line.
+pub fn from_value<T: DeserializeOwned>(
+    value: serde_yaml_ng::Value,
+    yaml: &str,
+    file: &Path,
+    line_offset: usize,
+) -> Result<T, Diagnostic> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        let message = err.inner().to_string();
+        let message = match message.find(" at line ") {
+            Some(i) => message[..i].to_string(),
+            None => message,
+        };
+        let (field, hint) = explain(&path, &message);
+        let line = field
+            .as_deref()
+            .and_then(|f| i18n::line_of(yaml, f))
+            .map(|l| l + line_offset);
+        let mut d = Diagnostic::new(file, message).line(line).hint(hint);
+        if let Some(field) = field {
+            d = d.field(field);
+        }
+        d
+    })
+}
+
+/// [`parse`] of a text without language maps: straight into `T`, with serde's lines.
+pub fn parse_plain<T: DeserializeOwned>(
     yaml: &str,
     file: &Path,
     line_offset: usize,
@@ -111,7 +180,7 @@ fn line_of_path(yaml: &str, path: &str) -> Option<usize> {
 }
 
 /// Names the field a serde message is about and suggests the fix.
-fn explain(path: &str, message: &str) -> (Option<String>, String) {
+pub(crate) fn explain(path: &str, message: &str) -> (Option<String>, String) {
     let join = |name: &str| {
         if path == name || path.ends_with(&format!(".{name}")) {
             path.to_string()
@@ -225,5 +294,29 @@ mod tests {
         let d = split_front_matter("# hello", Path::new("x.md")).unwrap_err();
         assert!(d.message.contains("front matter"));
         assert!(d.hint.unwrap().contains("---"));
+    }
+
+    #[test]
+    fn parse_in_reads_a_language_and_points_errors_at_their_line() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct P {
+            name: String,
+            sessions: u32,
+        }
+        let yaml = "name:\n  en: A\n  ar: ب\nsessions: many\n";
+        let d = parse_in::<P>(yaml, Path::new("p.yaml"), 0, "ar", "en").unwrap_err();
+        assert_eq!(d.field.as_deref(), Some("sessions"));
+        assert_eq!(d.line, Some(4));
+        let ok: P = parse_in(
+            "name: {en: A, ar: ب}\nsessions: 2\n",
+            Path::new("p"),
+            0,
+            "ar",
+            "en",
+        )
+        .unwrap();
+        assert_eq!(ok.name, "ب");
     }
 }

@@ -8,10 +8,17 @@
 //! site, so an old fingerprinted file would not stay behind to be fetched anyway.
 
 use content_model::catalogue::Catalogue;
+use content_model::model::Package;
 
 use crate::content::Library;
 
-/// The catalogue of this content.
+/// The catalogue of this content: the default language's, with the packages' names in the
+/// other languages.
 pub fn of(library: &Library) -> Catalogue {
-    Catalogue::new(&library.settings, &library.packages.items)
+    let translations: Vec<(&str, &[Package])> = library
+        .translations
+        .iter()
+        .map(|t| (t.lang.as_str(), t.packages.items.as_slice()))
+        .collect();
+    Catalogue::with_translations(&library.settings, &library.packages.items, &translations)
 }

@@ -1,4 +1,6 @@
-//! `site new <kind> "Title"`: a new content file with every front-matter field filled in.
+//! `site new <kind> "Title"`: a new content file with every front-matter field filled in; with
+//! `--lang <code>`, the translation of an existing one (`site new service coaching-session
+//! --lang ar` writes `content/services/coaching-session.ar.md`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,6 +16,38 @@ pub enum Kind {
     Resource,
     Service,
     Event,
+    /// `pages/about.md` (translations only: `site new page about --lang ar`).
+    Page,
+    /// `legal/<name>.md` (translations only: `site new legal terms --lang ar`).
+    Legal,
+}
+
+impl Kind {
+    /// The folder under `content/`.
+    fn dir(self) -> &'static str {
+        match self {
+            Kind::Blog => "blog",
+            Kind::Resource => "resources",
+            Kind::Service => "services",
+            Kind::Event => "events",
+            Kind::Page => "pages",
+            Kind::Legal => "legal",
+        }
+    }
+
+    /// The texts of its front matter (the fields a translation gives).
+    fn texts(self) -> &'static [&'static str] {
+        use content_model::i18n::Texts;
+        use content_model::model::*;
+        match self {
+            Kind::Blog => BlogPostMeta::TEXTS,
+            Kind::Resource => ResourceMeta::TEXTS,
+            Kind::Service => ServiceMeta::TEXTS,
+            Kind::Event => EventMeta::TEXTS,
+            Kind::Page => AboutMeta::TEXTS,
+            Kind::Legal => LegalMeta::TEXTS,
+        }
+    }
 }
 
 fn yaml_string(s: &str) -> String {
@@ -32,6 +66,9 @@ pub fn new_content(
         bail!("the title `{title}` has no letters or digits to make a file name from");
     }
     let (dir, front, body) = match kind {
+        Kind::Page | Kind::Legal => bail!(
+            "the about page and the legal pages already exist: edit them, or write a translation with --lang"
+        ),
         Kind::Blog => (
             "blog",
             format!(
@@ -74,6 +111,79 @@ pub fn new_content(
     }
     fs::create_dir_all(path.parent().expect("has a parent"))?;
     fs::write(&path, format!("---\n{front}---\n\n{body}"))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
+}
+
+/// Writes the translation into `lang` of the existing entry `name` (its slug, or its title) of
+/// `kind`: `content/<dir>/<slug>.<lang>.md`, with the original's texts to translate (its other
+/// fields come from the original) and its body. Never overwrites; `lang` must be one of the
+/// site's other languages.
+pub fn new_translation(root: &Path, kind: Kind, name: &str, lang: &str) -> anyhow::Result<PathBuf> {
+    use content_model::i18n::{self, Languages};
+    use serde_yaml_ng::{Mapping, Value};
+
+    let settings = root.join("content/settings.yaml");
+    let langs = Languages::of_settings(&fs::read_to_string(&settings).unwrap_or_default());
+    if !langs.contains(lang) || langs.default_code() == lang {
+        bail!(
+            "`{lang}` is not one of the site's other languages: add it to `languages:` in {} (now {:?})",
+            settings.display(),
+            langs.all()
+        );
+    }
+    let slug = slugify(name);
+    let original = root
+        .join("content")
+        .join(kind.dir())
+        .join(format!("{slug}.md"));
+    let text = fs::read_to_string(&original).with_context(|| {
+        format!(
+            "there is no {} to translate (give the slug of an existing file of content/{}/)",
+            original.display(),
+            kind.dir()
+        )
+    })?;
+    let path = root
+        .join("content")
+        .join(kind.dir())
+        .join(format!("{slug}.{lang}.md"));
+    if path.exists() {
+        bail!("{} already exists: edit it", path.display());
+    }
+    let fm = content_model::yaml::split_front_matter(&text, &original)
+        .map_err(|d| anyhow::anyhow!("{d}"))?;
+    let meta = i18n::read_value(fm.yaml).ok_or_else(|| {
+        anyhow::anyhow!("{}: the front matter is not valid YAML", original.display())
+    })?;
+    // The texts only, each in the default language, for the translator to replace.
+    let mut texts = Mapping::new();
+    if let Value::Mapping(m) = i18n::localize(&meta, langs.default_code(), langs.default_code()) {
+        for (k, v) in m {
+            let key = k.as_str().unwrap_or_default();
+            let is_text = kind
+                .texts()
+                .iter()
+                .any(|t| t.split(['.', '[']).next() == Some(key));
+            if is_text && !v.is_null() {
+                texts.insert(k, v);
+            }
+        }
+    }
+    let yaml = if texts.is_empty() {
+        String::new()
+    } else {
+        serde_yaml_ng::to_string(&Value::Mapping(texts))?
+    };
+    let rel = original.strip_prefix(root).unwrap_or(&original);
+    let front = format!(
+        "# The {} ({lang}) translation of {}: translate the texts below (they are still the\n\
+         # original's). Every field left out (dates, images, prices, links) comes from the original;\n\
+         # `slug: …` would give this translation an address of its own.\n{yaml}",
+        i18n::english_name(lang),
+        rel.display()
+    );
+    fs::write(&path, format!("---\n{front}---\n{}", fm.body))
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(path)
 }

@@ -97,10 +97,33 @@ pub fn load(
     Ok(tera)
 }
 
+/// Gives a copy of the theme its language: `t(key=…)` and `text(key=…)` (the theme's texts in
+/// `locale`'s language, see [`crate::locale`]) and `url(path=…)` (a page's address in it,
+/// or the default language's where `missing` says it is not translated).
+pub fn speak(
+    tera: &mut Tera,
+    locale: Arc<crate::locale::Locale>,
+    missing: Arc<std::collections::HashSet<String>>,
+) {
+    use crate::locale::{TextFn, UrlFn};
+    tera.register_function(
+        "t",
+        TextFn {
+            locale: locale.clone(),
+            html: true,
+        },
+    );
+    tera.register_function(
+        "text",
+        TextFn {
+            locale: locale.clone(),
+            html: false,
+        },
+    );
+    tera.register_function("url", UrlFn { locale, missing });
+}
+
 /// Escapes text for XML content and attributes (the `xml` filter of the feed templates).
 pub fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    crate::locale::escape_text(s)
 }

@@ -513,45 +513,55 @@ fn the_sitemap_lists_exactly_the_published_pages() {
                 .to_string()
         })
         .collect();
-    let mut expected: BTreeSet<String> = [
-        "/",
-        "/work-with-me",
-        "/about",
-        "/resources",
-        "/videos",
-        "/events",
-        "/testimonials",
-        "/contact",
-        "/faq",
-        "/pricing",
-        "/group-team-coaching-pricing",
-        "/auth",
-        "/terms",
-        "/return-policy",
-        "/privacy-policy",
-        "/delivery-policy",
-        "/cancellation-policy",
-    ]
-    .map(String::from)
-    .into();
-    expected.extend(
-        lib.services
-            .iter()
-            .filter(|s| s.meta.is_active)
-            .map(|s| format!("/services/{}", s.slug)),
-    );
-    expected.extend(
-        lib.resources
-            .iter()
-            .filter(|r| r.meta.is_published)
-            .map(|r| format!("/resources/{}", r.slug)),
-    );
-    expected.extend(
-        lib.blog
-            .iter()
-            .filter(|b| b.meta.is_published)
-            .map(|b| format!("/blog/{}", b.slug)),
-    );
+    // Every language's published pages: the default's at /…, each other one's (only what is
+    // translated into it) at /<code>/….
+    let mut expected = BTreeSet::new();
+    for (i, lib) in lib.all_languages().enumerate() {
+        let prefix = if i == 0 {
+            String::new()
+        } else {
+            format!("/{}", lib.lang)
+        };
+        let at = |route: &str| format!("{prefix}{route}");
+        for route in [
+            "/",
+            "/work-with-me",
+            "/resources",
+            "/videos",
+            "/events",
+            "/testimonials",
+            "/contact",
+            "/faq",
+            "/pricing",
+            "/group-team-coaching-pricing",
+            "/auth",
+        ] {
+            expected.insert(at(route));
+        }
+        if lib.about.as_ref().is_some_and(|a| a.meta.is_published) {
+            expected.insert(at("/about"));
+        }
+        expected.extend(lib.legal.iter().map(|d| at(&format!("/{}", d.name))));
+        expected.extend(
+            lib.services
+                .iter()
+                .filter(|s| s.meta.is_active)
+                .map(|s| at(&format!("/services/{}", s.slug))),
+        );
+        expected.extend(
+            lib.resources
+                .iter()
+                .filter(|r| r.meta.is_published)
+                .map(|r| at(&format!("/resources/{}", r.slug))),
+        );
+        expected.extend(
+            lib.blog
+                .iter()
+                .filter(|b| b.meta.is_published)
+                .map(|b| at(&format!("/blog/{}", b.slug))),
+        );
+    }
+    assert!(expected.contains("/about") && expected.contains("/terms"));
     assert_eq!(listed, expected);
     let robots = fs::read_to_string(built().out.join("robots.txt")).unwrap();
     assert!(robots.contains(&format!("Sitemap: {base}/sitemap.xml")));

@@ -51,8 +51,18 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Create a content file with complete front matter.
-    New { kind: scaffold::Kind, title: String },
+    /// Create a content file with complete front matter, or with --lang the translation of an
+    /// existing one (`site new service coaching-session --lang ar`).
+    New {
+        kind: scaffold::Kind,
+        /// The new entry's title; with --lang, the slug of the entry to translate (`about` for
+        /// the about page, `terms` for a legal page).
+        title: String,
+        /// Write the translation into this language (one of settings.yaml's `languages`) of the
+        /// existing entry TITLE names: `<slug>.<lang>.md` beside it.
+        #[arg(long)]
+        lang: Option<String>,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -68,7 +78,7 @@ pub fn main() -> ExitCode {
             "`site serve` is now its own program: run `cargo run --release -p devserver` \
              (same flags: --port, --api, --drafts, --root)"
         )),
-        Command::New { kind, title } => new::run(&cli.root, kind, &title),
+        Command::New { kind, title, lang } => new::run(&cli.root, kind, &title, lang.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,8 +2,10 @@
 //! live reload all build on these types, so they live in a module of their own that needs none
 //! of them.
 
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 
+use content_model::i18n::Languages;
 use content_model::model::*;
 
 use crate::diagnostics::{Diagnostic, line_of_key};
@@ -45,6 +47,9 @@ pub struct Entry<M> {
     pub body: String,
     /// The front matter text, to point semantic errors at a line.
     pub yaml: String,
+    /// For a translation (`<name>.<lang>.md`), the file of the original it translates; its
+    /// front matter is merged over the original's. `None` for an original.
+    pub translation_of: Option<PathBuf>,
 }
 
 impl<M> Entry<M> {
@@ -53,6 +58,11 @@ impl<M> Entry<M> {
         Diagnostic::new(&self.source, message)
             .field(field)
             .line(line_of_key(&self.yaml, field, 1))
+    }
+
+    /// The file of the original: this one, or the one this translation translates.
+    pub fn original(&self) -> &Path {
+        self.translation_of.as_deref().unwrap_or(&self.source)
     }
 }
 
@@ -92,12 +102,17 @@ fn item_line(text: &str, index: usize) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
-/// A legal page in English with its optional Arabic translation.
+/// A legal page in its library's language. The default language's page also shows the Arabic
+/// translation (`<name>.ar.md`) at its end when there is one, whatever the site's languages
+/// (spec §2: the terms and policies are in English and Arabic).
 #[derive(Debug, Clone)]
 pub struct LegalDoc {
+    /// The route without its slash, e.g. `terms`.
     pub name: String,
-    pub en: Entry<LegalMeta>,
-    pub ar: Option<Entry<LegalMeta>>,
+    pub doc: Entry<LegalMeta>,
+    /// The Arabic text shown at the end of the default language's page; `None` in the other
+    /// languages' libraries.
+    pub arabic: Option<Entry<LegalMeta>>,
 }
 
 /// The legal pages every site must have (spec §2 route table).
@@ -109,10 +124,23 @@ pub const LEGAL_PAGES: [&str; 5] = [
     "cancellation-policy",
 ];
 
-/// Everything in `content/`, parsed. Drafts are kept; rendering decides what is public.
+/// Everything in `content/`, parsed, in one language. Drafts are kept; rendering decides what
+/// is public.
+///
+/// The library [`Library::load`] returns is the default language's; each other language of
+/// `settings.languages` has its own in [`Library::translations`], with the settings and list
+/// files read in that language and only the Markdown entries translated into it (merged over
+/// their originals).
 #[derive(Debug, Clone)]
 pub struct Library {
     pub root: PathBuf,
+    /// The language of this library's texts (a code of `languages`).
+    pub lang: String,
+    /// The site's languages, the default first (English only when settings name none).
+    pub languages: Languages,
+    /// The libraries of the other languages, in the order of `languages` (empty for one
+    /// language); theirs is empty.
+    pub translations: Vec<Library>,
     /// What builds but deserves a look (e.g. a Markdown file over
     /// [`MAX_MARKDOWN_BYTES`](super::walk::MAX_MARKDOWN_BYTES)).
     pub warnings: Vec<String>,
@@ -133,6 +161,38 @@ pub struct Library {
 }
 
 impl Library {
+    /// The library of language `index` of `languages` (0, the default, is this one).
+    pub fn in_language(&self, index: usize) -> &Library {
+        match index {
+            0 => self,
+            i => &self.translations[i - 1],
+        }
+    }
+
+    /// Every language's library, the default first.
+    pub fn all_languages(&self) -> impl Iterator<Item = &Library> {
+        std::iter::once(self).chain(self.translations.iter())
+    }
+
+    /// The routes without a page in this library's language: an about or legal page not
+    /// translated into it (its links lead to the default language's page instead). None in the
+    /// default language (`default`).
+    pub fn untranslated_routes(&self, default: bool) -> HashSet<String> {
+        let mut missing = HashSet::new();
+        if default {
+            return missing;
+        }
+        if self.about.is_none() {
+            missing.insert("/about".to_string());
+        }
+        for name in LEGAL_PAGES {
+            if !self.legal.iter().any(|d| d.name == name) {
+                missing.insert(format!("/{name}"));
+            }
+        }
+        missing
+    }
+
     /// The title and description `content/pages.yaml` gives `route` (validated to exist for
     /// every route in [`TEXT_ROUTES`]).
     pub fn page_text<'a>(&'a self, route: &'a str) -> (&'a str, &'a str) {

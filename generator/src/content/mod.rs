@@ -13,5 +13,6 @@ mod walk;
 
 pub use content_model::{model, yaml};
 pub use library::{Entry, LEGAL_PAGES, LegalDoc, Library, ListFile, TEXT_ROUTES};
+pub use load::{file_name, original_path, translation_path};
 pub use reload::EntryKind;
 pub use walk::MAX_MARKDOWN_BYTES;

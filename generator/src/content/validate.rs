@@ -70,12 +70,81 @@ pub fn validate(lib: &Library) -> Vec<Diagnostic> {
     if let Some(about) = &lib.about {
         check_about(root, about, &mut out);
     }
+    check_unique_slugs(&lib.services, "services", &mut out);
+    check_unique_slugs(&lib.resources, "resources", &mut out);
+    check_unique_slugs(&lib.blog, "blog", &mut out);
+    check_unique_slugs(&lib.events, "events", &mut out);
     check_logos(lib, &mut out);
     check_testimonials(lib, &mut out);
     check_videos(lib, &mut out);
     check_packages(&lib.packages, &mut out);
     check_page_texts(lib, &mut out);
     out
+}
+
+/// The checks of [`validate`] for another language's library. A problem of a field the
+/// translation does not write (it comes from the original) is the original's, reported there:
+/// not again for each translation.
+pub fn validate_translation(lib: &Library) -> Vec<Diagnostic> {
+    let translations: HashSet<&Path> = lib
+        .services
+        .iter()
+        .map(|e| e.source.as_path())
+        .chain(lib.resources.iter().map(|e| e.source.as_path()))
+        .chain(lib.blog.iter().map(|e| e.source.as_path()))
+        .chain(lib.events.iter().map(|e| e.source.as_path()))
+        .chain(lib.about.iter().map(|e| e.source.as_path()))
+        .chain(lib.legal.iter().map(|d| d.doc.source.as_path()))
+        .collect();
+    validate(lib)
+        .into_iter()
+        .filter(|d| {
+            !(translations.contains(d.file.as_path()) && d.field.is_some() && d.line.is_none())
+        })
+        .collect()
+}
+
+/// [`check_unique_slugs`] of the posts and resources of `lib` for just the entries at these
+/// paths, against all the others.
+pub fn slug_clashes(lib: &Library, posts: &[&Path], resources: &[&Path]) -> Vec<Diagnostic> {
+    fn clashes<M>(all: &[Entry<M>], these: &[&Path], dir: &str, out: &mut Vec<Diagnostic>) {
+        for e in all.iter().filter(|e| these.contains(&e.source.as_path())) {
+            if let Some(other) = all
+                .iter()
+                .find(|o| o.source != e.source && o.slug == e.slug)
+            {
+                out.push(slug_clash(e, &other.source, dir));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    clashes(&lib.blog, posts, "blog", &mut out);
+    clashes(&lib.resources, resources, "resources", &mut out);
+    out
+}
+
+fn slug_clash<M>(e: &Entry<M>, other: &Path, dir: &str) -> Diagnostic {
+    e.error(
+        "slug",
+        format!(
+            "the slug `{}` is also {}'s: both would be /{dir}/{}",
+            e.slug,
+            other.display(),
+            e.slug
+        ),
+    )
+    .hint("give the translation another `slug:`, or leave `slug:` out to keep its original's")
+}
+
+/// Two entries of a kind in one language cannot share a slug (a translation's own `slug:` may
+/// take another's).
+fn check_unique_slugs<M>(entries: &[Entry<M>], dir: &str, out: &mut Vec<Diagnostic>) {
+    let mut seen: HashMap<&str, &Path> = HashMap::new();
+    for e in entries {
+        if let Some(other) = seen.insert(e.slug.as_str(), e.source.as_path()) {
+            out.push(slug_clash(e, other, dir));
+        }
+    }
 }
 
 // -- settings
@@ -201,11 +270,16 @@ fn check_business(file: &SettingsFile, business: &Business, out: &mut Vec<Diagno
 /// The file name of any entry becomes its URL: it must be a slug.
 fn check_slug<M>(e: &Entry<M>, out: &mut Vec<Diagnostic>) {
     if !is_slug(&e.slug) {
-        out.push(
-            Diagnostic::new(&e.source, format!("`{}` cannot be used in a URL", e.slug)).hint(
+        let d = Diagnostic::new(&e.source, format!("`{}` cannot be used in a URL", e.slug));
+        out.push(match e.translation_of {
+            // A translation's slug is its own `slug:`; its file name is its original's.
+            Some(_) => d.field("slug").line(line_of_key(&e.yaml, "slug", 1)).hint(
+                "write the `slug:` with lower-case letters, digits and hyphens, e.g. slug: my-first-post",
+            ),
+            None => d.hint(
                 "rename the file with lower-case letters, digits and hyphens, e.g. my-first-post.md",
             ),
-        );
+        });
     }
 }
 

@@ -11,8 +11,14 @@ use super::views;
 /// One page to render.
 #[derive(Debug, Clone)]
 pub struct Page {
-    /// The route, e.g. `/about`; `/404.html` for files served as they are.
+    /// The page's address, e.g. `/about`, `/ar/about`; `/404.html` for files served as they
+    /// are.
     pub path: String,
+    /// The page's language: its index in the site's languages (0, the default).
+    pub lang: usize,
+    /// The same page in each language of the site, by index, this one included: its address,
+    /// or `None` where it is not translated (or not published).
+    pub alternates: Vec<Option<String>>,
     pub template: &'static str,
     pub title: String,
     pub description: String,
@@ -30,6 +36,8 @@ impl Page {
     pub(super) fn new(path: &str, template: &'static str, title: &str, description: &str) -> Page {
         Page {
             path: path.to_string(),
+            lang: 0,
+            alternates: vec![Some(path.to_string())],
             template,
             title: title.to_string(),
             description: description.to_string(),
@@ -61,6 +69,13 @@ impl Page {
 
     pub(super) fn hidden(mut self) -> Page {
         self.noindex = true;
+        self
+    }
+
+    /// The page is in language `lang`, and at these addresses in every language.
+    pub(super) fn in_language(mut self, lang: usize, alternates: Vec<Option<String>>) -> Page {
+        self.lang = lang;
+        self.alternates = alternates;
         self
     }
 

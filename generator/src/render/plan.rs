@@ -6,8 +6,13 @@
 //! rebuild re-plans just the edited one. Every other page ([`Planner::shared`]) may show any
 //! content (listings, home sections, FAQ, pricing) and is cheap: those are re-planned on every
 //! edit. The listing needs each post's card, computed when the post is planned and kept.
+//!
+//! A planner plans one language of the site ([`Planner::lib`], [`Planner::locale`]): its pages
+//! at its addresses (`/ar/…` for Arabic), each knowing where it is in every other language
+//! (its alternates), from the translations of [`Planner::site`].
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use rayon::prelude::*;
@@ -17,7 +22,8 @@ use super::page::{FEED_LENGTH, FeedItem, Page};
 use super::views;
 use crate::assets::AssetMap;
 use crate::content::model::{BlogPostMeta, PackageType, ResourceMeta, Video};
-use crate::content::{Entry, Library};
+use crate::content::{Entry, Library, translation_path};
+use crate::locale::Locale;
 use crate::markdown;
 
 pub struct Options<'a> {
@@ -47,7 +53,14 @@ pub struct PostCard {
 }
 
 pub struct Planner<'a> {
+    /// The whole site: the default language's library, with the others' inside it.
+    pub site: &'a Library,
+    /// The library of the language planned.
     pub lib: &'a Library,
+    /// The language planned.
+    pub locale: &'a Locale,
+    /// Every language of the site, the default first.
+    pub locales: &'a [Arc<Locale>],
     pub assets: &'a AssetMap,
     pub opts: &'a Options<'a>,
 }
@@ -55,10 +68,60 @@ pub struct Planner<'a> {
 pub use crate::content::TEXT_ROUTES;
 
 impl<'a> Planner<'a> {
+    /// A page of the language planned at `route` (`/about` → `/ar/about`), in every language.
+    fn page(&self, route: &str, template: &'static str, title: &str, description: &str) -> Page {
+        let alternates = self.everywhere(route);
+        Page::new(&self.locale.path(route), template, title, description)
+            .in_language(self.locale.index, alternates)
+    }
+
+    /// `route` in every language.
+    fn everywhere(&self, route: &str) -> Vec<Option<String>> {
+        self.locales.iter().map(|l| Some(l.path(route))).collect()
+    }
+
+    /// Where the entry `e` (of the language planned) is in every language, published: the
+    /// original and its translations, at `<dir>/<slug>`. `list` picks the entries of its kind
+    /// from a language's library.
+    fn family<M>(
+        &self,
+        e: &Entry<M>,
+        list: fn(&Library) -> &[Entry<M>],
+        dir: &str,
+        published: impl Fn(&M) -> bool,
+    ) -> Vec<Option<String>> {
+        let original = e.original();
+        self.locales
+            .iter()
+            .map(|l| {
+                let entries = list(self.site.in_language(l.index));
+                let rel = match l.index {
+                    0 => original.to_path_buf(),
+                    _ => translation_path(original, &l.code),
+                };
+                // The entries of a kind are files of one folder, sorted: their whole paths
+                // compare as their names do.
+                entries
+                    .binary_search_by(|x| x.source.as_os_str().cmp(rel.as_os_str()))
+                    .ok()
+                    .map(|i| &entries[i])
+                    .filter(|x| published(&x.meta) || self.opts.drafts)
+                    .map(|x| l.path(&format!("{dir}/{}", x.slug)))
+            })
+            .collect()
+    }
+
+    /// An address of the site (`/contact`) in the language planned, or the default language's
+    /// where that page is not translated.
+    fn link(&self, path: &str) -> String {
+        let missing = self.lib.untranslated_routes(self.locale.index == 0);
+        crate::locale::localize(self.locale, &missing, path)
+    }
+
     /// A page whose title and description are in `content/pages.yaml`.
     fn text_page(&self, route: &str, template: &'static str) -> Page {
         let (title, description) = self.lib.page_text(route);
-        Page::new(route, template, title, description)
+        self.page(route, template, title, description)
     }
 
     fn published_post(&self, m: &BlogPostMeta) -> bool {
@@ -76,16 +139,14 @@ impl<'a> Planner<'a> {
             return None;
         }
         let r = markdown::render(body, self.assets);
-        let card = views::blog_card(e, &r);
+        let loc = self.locale;
+        let card = views::blog_card(e, &r, loc);
         let description = e.meta.meta_description.as_deref().unwrap_or(&card.excerpt);
-        let mut page = Page::new(
-            &format!("/blog/{}", e.slug),
-            "article.html",
-            &e.meta.title,
-            description,
-        )
-        .sourced(&e.source)
-        .with_value("article", views::blog_page(e, r).into_value());
+        let alternates = self.family(e, |l| &l.blog, "/blog", |m| m.is_published);
+        let mut page = Page::new(&card.url, "article.html", &e.meta.title, description)
+            .in_language(loc.index, alternates)
+            .sourced(&e.source)
+            .with_value("article", views::blog_page(e, r, loc).into_value());
         page.og_type = "article";
         page.og_image = e
             .meta
@@ -107,14 +168,18 @@ impl<'a> Planner<'a> {
             return None;
         }
         let r = markdown::render(&e.body, self.assets);
+        let loc = self.locale;
+        let alternates = self.family(e, |l| &l.resources, "/resources", |m| m.is_published);
+        let article = views::resource_page(e, r, loc);
         let mut page = Page::new(
-            &format!("/resources/{}", e.slug),
+            &article.url,
             "article.html",
             &e.meta.title,
             &e.meta.description,
         )
+        .in_language(loc.index, alternates)
         .sourced(&e.source)
-        .with_value("article", views::resource_page(e, r).into_value());
+        .with_value("article", article.into_value());
         page.og_type = "article";
         page.og_image = e
             .meta
@@ -158,7 +223,7 @@ impl<'a> Planner<'a> {
         services.sort_by_key(|(e, _)| (e.meta.display_order, e.slug.clone()));
         let views: Vec<views::Service> = services
             .iter()
-            .map(|(e, r)| views::service(e, Some(r), settings))
+            .map(|(e, r)| views::service(e, Some(r), settings, self.locale))
             .collect();
         pages.push(
             self.text_page("/work-with-me", "work-with-me.html")
@@ -170,15 +235,12 @@ impl<'a> Planner<'a> {
                 .meta_description
                 .clone()
                 .unwrap_or(e.meta.short_description.clone());
+            let alternates = self.family(e, |l| &l.services, "/services", |m| m.is_active);
             pages.push(
-                Page::new(
-                    &format!("/services/{}", e.slug),
-                    "service.html",
-                    &e.meta.title,
-                    &description,
-                )
-                .sourced(&e.source)
-                .with("service", view),
+                Page::new(&view.url, "service.html", &e.meta.title, &description)
+                    .in_language(self.locale.index, alternates)
+                    .sourced(&e.source)
+                    .with("service", view),
             );
         }
         pages.push(
@@ -207,7 +269,7 @@ impl<'a> Planner<'a> {
             .map(views::testimonial)
             .collect();
         pages.push(
-            Page::new(
+            self.page(
                 "/",
                 "index.html",
                 &settings.site_info.site_name,
@@ -219,25 +281,43 @@ impl<'a> Planner<'a> {
         );
     }
 
+    /// /about: the about page, or "Page Not Found" when it is not published. Another
+    /// language has it only when `pages/about.<lang>.md` translates it.
     fn about(&self, pages: &mut Vec<Page>) {
-        let about = self
-            .lib
-            .about
-            .as_ref()
-            .filter(|a| a.meta.is_published || self.opts.drafts);
-        pages.push(match about {
+        let published = |lib: &'a Library| {
+            lib.about
+                .as_ref()
+                .filter(|a| a.meta.is_published || self.opts.drafts)
+        };
+        if self.locale.index > 0 && self.lib.about.is_none() {
+            return;
+        }
+        let alternates = self
+            .locales
+            .iter()
+            .map(|l| published(self.site.in_language(l.index)).map(|_| l.path("/about")))
+            .collect();
+        pages.push(match published(self.lib) {
             Some(a) => {
                 let r = markdown::render(&a.body, self.assets);
                 Page::new(
-                    "/about",
+                    &self.locale.path("/about"),
                     "about.html",
                     &a.meta.title,
                     &a.meta.meta_description,
                 )
+                .in_language(self.locale.index, alternates)
                 .sourced(&a.source)
-                .with("about", views::about(a, &r))
+                .with("about", views::about(a, &r, &|p| self.link(p)))
             }
-            None => Page::new("/about", "about.html", "Page Not Found", "")
+            None => self
+                .page(
+                    "/about",
+                    "about.html",
+                    self.locale.text("about.not_found_title"),
+                    "",
+                )
+                .in_language(self.locale.index, alternates)
                 .hidden()
                 .with_value("about", Value::Null),
         });
@@ -267,8 +347,10 @@ impl<'a> Planner<'a> {
             .collect();
         all_tags.sort_by_cached_key(|t| t.to_lowercase());
         all_tags.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
-        let resource_items: Vec<views::Card> =
-            resources.iter().map(|e| views::resource_card(e)).collect();
+        let resource_items: Vec<views::Card> = resources
+            .iter()
+            .map(|e| views::resource_card(e, self.locale))
+            .collect();
         // The posts' cards are already HTML: joined, not rendered again.
         let mut post_cards = String::with_capacity(cards.iter().map(|c| c.html.len()).sum());
         for c in &cards {
@@ -315,7 +397,7 @@ impl<'a> Planner<'a> {
                 let r = markdown::render(&e.body, self.assets);
                 FeedItem {
                     title: e.meta.title.clone(),
-                    path: format!("/blog/{}", e.slug),
+                    path: self.locale.path(&format!("/blog/{}", e.slug)),
                     date: e.meta.created_at,
                     summary: views::blog_excerpt(e, &r),
                     content_html: r.html,
@@ -334,7 +416,7 @@ impl<'a> Planner<'a> {
             .iter()
             .chain(self.opts.fetched_videos)
             .filter(|v| seen.insert(v.youtube_id.clone()))
-            .map(views::video)
+            .map(|v| views::video(v, self.locale))
             .collect();
         pages.push(
             self.text_page("/videos", "videos.html")
@@ -354,7 +436,7 @@ impl<'a> Planner<'a> {
         events.sort_by_key(|(e, _)| views::event_start(&e.meta, tz));
         let views: Vec<views::Event> = events
             .iter()
-            .map(|(e, r)| views::event(e, r, tz, self.opts.now))
+            .map(|(e, r)| views::event(e, r, tz, self.opts.now, self.locale))
             .collect();
         pages.push(
             self.text_page("/events", "events.html")
@@ -437,7 +519,7 @@ impl<'a> Planner<'a> {
             // The page's description is also its introduction.
             let (title, intro) = self.lib.page_text(path);
             pages.push(
-                Page::new(path, "pricing.html", title, intro)
+                self.page(path, "pricing.html", title, intro)
                     .with(
                         "pricing",
                         views::Pricing {
@@ -446,34 +528,48 @@ impl<'a> Planner<'a> {
                             intro,
                         },
                     )
-                    .with("packages", views::packages(&active, kind))
+                    .with("packages", views::packages(&active, kind, self.locale))
                     .with("catalogue_version", version),
             );
         }
     }
 
+    /// The terms and policies translated into the language planned.
     fn legal(&self, pages: &mut Vec<Page>) {
         for doc in &self.lib.legal {
-            let en = markdown::render(&doc.en.body, self.assets);
+            let text = markdown::render(&doc.doc.body, self.assets);
             let ar = doc
-                .ar
+                .arabic
                 .as_ref()
                 .map(|a| markdown::render(&a.body, self.assets));
             let description = doc
-                .en
+                .doc
                 .meta
                 .meta_description
                 .clone()
-                .unwrap_or_else(|| doc.en.meta.title.clone());
+                .unwrap_or_else(|| doc.doc.meta.title.clone());
+            let route = format!("/{}", doc.name);
+            let alternates = self
+                .locales
+                .iter()
+                .map(|l| {
+                    let lib = self.site.in_language(l.index);
+                    lib.legal
+                        .iter()
+                        .any(|d| d.name == doc.name)
+                        .then(|| l.path(&route))
+                })
+                .collect();
             let mut page = Page::new(
-                &format!("/{}", doc.name),
+                &self.locale.path(&route),
                 "legal.html",
-                &doc.en.meta.title,
+                &doc.doc.meta.title,
                 &description,
             )
-            .sourced(&doc.en.source)
-            .with("legal", views::legal(doc, &en, ar.as_ref()));
-            page.lastmod = doc.en.meta.updated_at;
+            .in_language(self.locale.index, alternates)
+            .sourced(&doc.doc.source)
+            .with("legal", views::legal(doc, &text, ar.as_ref(), self.locale));
+            page.lastmod = doc.doc.meta.updated_at;
             pages.push(page);
         }
     }

@@ -7,15 +7,17 @@
 
 use std::borrow::Cow;
 
-use chrono::{DateTime, NaiveDate, NaiveTime, TimeZone, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveTime, TimeZone, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::content::model::*;
 use crate::content::{Entry, LegalDoc};
+use crate::locale::Locale;
 use crate::markdown::{self, Rendered};
 
-/// `Mar 01, 2026` (spec §9: MMM dd, yyyy).
+/// `Mar 01, 2026` (spec §9: MMM dd, yyyy): the English date; a page shows its language's,
+/// [`Locale::date`].
 pub fn date_display(d: NaiveDate) -> String {
     d.format("%b %d, %Y").to_string()
 }
@@ -35,6 +37,57 @@ pub struct Meta<'a> {
     pub og_image: Option<String>,
     /// `<meta name="robots" content="noindex">`: app shells and error pages.
     pub noindex: bool,
+    /// The page in every language it exists in, then `x-default` (the default language's),
+    /// for `<link rel="alternate" hreflang>`; empty on a site in one language, or for a page
+    /// in one language only.
+    pub alternates: Vec<Alternate>,
+    /// `og:locale:alternate`: the Open Graph locales of the page's other languages.
+    pub og_locale_alternates: Vec<String>,
+}
+
+/// One of `meta.alternates`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Alternate {
+    /// A language code, or `x-default`.
+    pub hreflang: String,
+    /// The absolute URL.
+    pub href: String,
+}
+
+/// `lang`, given to every template: the page's language.
+#[derive(Debug, Serialize)]
+pub struct Lang<'a> {
+    /// `en`, `ar`: `<html lang>`.
+    pub code: &'a str,
+    /// `ltr` or `rtl`: `<html dir>`.
+    pub dir: &'a str,
+    /// The language's name in itself.
+    pub name: &'a str,
+    /// `en_US`, `ar_EG`.
+    pub og_locale: &'a str,
+    /// The font files its pages preload (`/assets/fonts/…`, print through `asset`).
+    pub fonts: &'a [String],
+    /// The site has more than one language: `<html dir>`, the alternates and the language
+    /// switch are shown.
+    pub multilingual: bool,
+    /// The home page in this language: `/`, `/ar/`.
+    pub home: String,
+    /// The header's language switch: one link per other language (`href` is filled in per
+    /// page). Empty on a site in one language.
+    pub switch: Vec<SwitchLink>,
+}
+
+/// One of `lang.switch`: the same page in another language, or its nearest translated parent.
+#[derive(Debug, Clone, Serialize)]
+pub struct SwitchLink {
+    /// The language code (`hreflang` and `lang` of the link).
+    pub code: String,
+    /// Its direction (`dir` of the link).
+    pub dir: String,
+    /// The language's name in itself: the link text (`English`, `العربية`).
+    pub name: String,
+    /// The address (in the header, a marker the renderer replaces with the page's target).
+    pub href: String,
 }
 
 /// The header's (`nav`) and footer's (`footer_nav`) links, in order.
@@ -43,51 +96,61 @@ pub struct Nav;
 /// One navigation link.
 #[derive(Debug, Serialize)]
 pub struct Link {
-    /// The route, e.g. `/about`; the link is marked current when the page is in its section.
-    pub href: &'static str,
+    /// The page in the page's language, e.g. `/about`, `/ar/about`; the link is marked current
+    /// when the page is in its section.
+    pub href: String,
     /// The link text.
-    pub label: &'static str,
-}
-
-const fn link(href: &'static str, label: &'static str) -> Link {
-    Link { href, label }
+    pub label: String,
+    /// A policy (terms, privacy…): the footer lists them apart.
+    pub policy: bool,
 }
 
 impl Nav {
-    const HEADER: &'static [Link] = &[
-        link("/work-with-me", "Work With Me"),
-        link("/about", "About"),
-        link("/resources", "Resources"),
-        link("/videos", "Videos"),
-        link("/events", "Events"),
-        link("/contact", "Contact"),
-        link("/auth", "Client Login"),
+    /// `(route, text key)`.
+    const HEADER: &'static [(&'static str, &'static str)] = &[
+        ("/work-with-me", "nav.work_with_me"),
+        ("/about", "nav.about"),
+        ("/resources", "nav.resources"),
+        ("/videos", "nav.videos"),
+        ("/events", "nav.events"),
+        ("/contact", "nav.contact"),
+        ("/auth", "nav.client_login"),
     ];
 
-    const FOOTER: &'static [Link] = &[
-        link("/work-with-me", "Work With Me"),
-        link("/about", "About"),
-        link("/resources", "Resources"),
-        link("/videos", "Videos"),
-        link("/testimonials", "Testimonials"),
-        link("/faq", "FAQ"),
-        link("/contact", "Contact"),
-        link("/terms", "Terms & Conditions"),
-        link("/privacy-policy", "Privacy Policy"),
-        link("/return-policy", "Return Policy"),
-        link("/delivery-policy", "Delivery Policy"),
-        link("/cancellation-policy", "Cancellation Policy"),
-        link("/", "Home"),
+    const FOOTER: &'static [(&'static str, &'static str)] = &[
+        ("/work-with-me", "nav.work_with_me"),
+        ("/about", "nav.about"),
+        ("/resources", "nav.resources"),
+        ("/videos", "nav.videos"),
+        ("/testimonials", "nav.testimonials"),
+        ("/faq", "nav.faq"),
+        ("/contact", "nav.contact"),
+        ("/terms", "nav.terms"),
+        ("/privacy-policy", "nav.privacy_policy"),
+        ("/return-policy", "nav.return_policy"),
+        ("/delivery-policy", "nav.delivery_policy"),
+        ("/cancellation-policy", "nav.cancellation_policy"),
+        ("/", "nav.home"),
     ];
 
-    /// Work With Me … Client Login.
-    pub fn header() -> &'static [Link] {
-        Self::HEADER
+    fn links(all: &[(&str, &str)], loc: &Locale, url: &dyn Fn(&str) -> String) -> Vec<Link> {
+        all.iter()
+            .map(|(route, key)| Link {
+                href: url(route),
+                label: loc.text(key).to_string(),
+                policy: crate::content::LEGAL_PAGES.contains(&route.trim_start_matches('/')),
+            })
+            .collect()
+    }
+
+    /// Work With Me … Client Login, in `loc`'s language; `url` gives a route's address in it.
+    pub fn header(loc: &Locale, url: &dyn Fn(&str) -> String) -> Vec<Link> {
+        Self::links(Self::HEADER, loc, url)
     }
 
     /// Every public page, the legal ones included, then Home.
-    pub fn footer() -> &'static [Link] {
-        Self::FOOTER
+    pub fn footer(loc: &Locale, url: &dyn Fn(&str) -> String) -> Vec<Link> {
+        Self::links(Self::FOOTER, loc, url)
     }
 }
 
@@ -108,6 +171,8 @@ pub struct Site<'a> {
     /// The home page hero: `title, subtitle, description, achievements[], primary_cta.text,
     /// secondary_cta.{text,link}, success_rate`.
     pub hero: &'a HeroSection,
+    /// The address of `hero.secondary_cta.link` in the page's language.
+    pub hero_link: String,
     /// The footer's social icons, one per link set, in this order: LinkedIn, YouTube,
     /// Instagram, TikTok, WhatsApp.
     pub social: Vec<SocialLink<'a>>,
@@ -136,7 +201,7 @@ pub struct SocialLink<'a> {
     pub url: &'a str,
 }
 
-pub fn site(settings: &Settings, year: i32) -> Site<'_> {
+pub fn site<'a>(settings: &'a Settings, year: i32, url: &dyn Fn(&str) -> String) -> Site<'a> {
     let sm = &settings.social_media;
     let social = [
         ("linkedin", "LinkedIn", &sm.linkedin),
@@ -161,6 +226,7 @@ pub fn site(settings: &Settings, year: i32) -> Site<'_> {
         currency: &settings.currency,
         time_zone: settings.time_zone.name(),
         hero: &settings.hero_section,
+        hero_link: url(&settings.hero_section.secondary_cta.link),
         social,
         contact: &settings.contact_info,
         scheduling: &settings.scheduling,
@@ -216,7 +282,7 @@ pub struct ServiceAction<'a> {
     /// What the button does.
     pub kind: ActionKind,
     /// Where it goes; null for [`ActionKind::Price`].
-    pub href: Option<&'a str>,
+    pub href: Option<Cow<'a, str>>,
     /// The button's text, or for [`ActionKind::Price`] the price text (null when the service
     /// has none).
     pub label: Option<&'a str>,
@@ -241,31 +307,36 @@ fn service_action<'a>(
     slug: &str,
     meta: &'a ServiceMeta,
     settings: &'a Settings,
+    loc: &'a Locale,
 ) -> ServiceAction<'a> {
-    let action = |kind, href, label| ServiceAction {
+    let action = |kind, href: Cow<'a, str>, label| ServiceAction {
         kind,
         href: Some(href),
         label: Some(label),
     };
     match slug {
-        "coaching-session" => action(ActionKind::Pricing, "/pricing", "View Pricing"),
+        "coaching-session" => action(
+            ActionKind::Pricing,
+            Cow::Owned(loc.path("/pricing")),
+            loc.text("service.view_pricing"),
+        ),
         "group-team-coaching" => action(
             ActionKind::GroupPricing,
-            "/group-team-coaching-pricing",
-            "View Group Pricing",
+            Cow::Owned(loc.path("/group-team-coaching-pricing")),
+            loc.text("service.view_group_pricing"),
         ),
         "workshops-retreats" if whatsapp_url(settings).is_some() => ServiceAction {
             kind: ActionKind::Whatsapp,
-            href: whatsapp_url(settings),
-            label: Some("Chat on WhatsApp"),
+            href: whatsapp_url(settings).map(Cow::Borrowed),
+            label: Some(loc.text("service.chat_whatsapp")),
         },
         _ => match &meta.partner_url {
             Some(url) => action(
                 ActionKind::Partner,
-                url,
+                Cow::Borrowed(url),
                 meta.partner_label
                     .as_deref()
-                    .unwrap_or("Visit Partner Site"),
+                    .unwrap_or(loc.text("service.visit_partner")),
             ),
             None => ServiceAction {
                 kind: ActionKind::Price,
@@ -280,11 +351,12 @@ pub fn service<'a>(
     e: &'a Entry<ServiceMeta>,
     rendered: Option<&'a Rendered>,
     settings: &'a Settings,
+    loc: &'a Locale,
 ) -> Service<'a> {
     let m = &e.meta;
     Service {
         slug: &e.slug,
-        url: format!("/services/{}", e.slug),
+        url: loc.path(&format!("/services/{}", e.slug)),
         title: &m.title,
         short_description: &m.short_description,
         duration: m.duration.as_deref(),
@@ -294,7 +366,7 @@ pub fn service<'a>(
         image_url: m.image_url.as_deref(),
         is_featured: m.is_featured,
         meta_description: m.meta_description.as_deref(),
-        action: service_action(&e.slug, m, settings),
+        action: service_action(&e.slug, m, settings, loc),
         content_html: rendered.map(|r| r.html.as_str()),
     }
 }
@@ -357,19 +429,19 @@ pub struct Card<'a> {
     pub read_time_minutes: Option<u32>,
 }
 
-pub fn resource_card(e: &Entry<ResourceMeta>) -> Card<'_> {
+pub fn resource_card<'a>(e: &'a Entry<ResourceMeta>, loc: &Locale) -> Card<'a> {
     let m = &e.meta;
     Card {
         kind: Kind::Resource,
         title: &m.title,
-        url: format!("/resources/{}", e.slug),
+        url: loc.path(&format!("/resources/{}", e.slug)),
         excerpt: Cow::Borrowed(&m.description),
         category: &m.category,
         card_tags: card_tags(&m.tags, Some(&m.category), 3),
         tags: &m.tags,
         image_url: m.image_url.as_deref(),
         date: m.created_at.to_string(),
-        date_display: date_display(m.created_at),
+        date_display: loc.date(m.created_at),
         read_time_minutes: None,
     }
 }
@@ -387,19 +459,19 @@ pub fn blog_read_time(e: &Entry<BlogPostMeta>, rendered: &Rendered) -> u32 {
         .unwrap_or_else(|| markdown::read_time_minutes(rendered.words))
 }
 
-pub fn blog_card<'a>(e: &'a Entry<BlogPostMeta>, rendered: &Rendered) -> Card<'a> {
+pub fn blog_card<'a>(e: &'a Entry<BlogPostMeta>, rendered: &Rendered, loc: &Locale) -> Card<'a> {
     let m = &e.meta;
     Card {
         kind: Kind::Blog,
         title: &m.title,
-        url: format!("/blog/{}", e.slug),
+        url: loc.path(&format!("/blog/{}", e.slug)),
         excerpt: Cow::Owned(blog_excerpt(e, rendered)),
         category: &m.category,
         card_tags: card_tags(&m.tags, Some(&m.category), 3),
         tags: &m.tags,
         image_url: m.featured_image_url.as_deref(),
         date: m.created_at.to_string(),
-        date_display: date_display(m.created_at),
+        date_display: loc.date(m.created_at),
         read_time_minutes: Some(blog_read_time(e, rendered)),
     }
 }
@@ -440,10 +512,15 @@ impl Article<'_> {
     }
 }
 
-pub fn resource_page(e: &Entry<ResourceMeta>, rendered: Rendered) -> Article<'_> {
+pub fn resource_page<'a>(
+    e: &'a Entry<ResourceMeta>,
+    rendered: Rendered,
+    loc: &Locale,
+) -> Article<'a> {
     let m = &e.meta;
-    let mut byline = vec![format!("Published {}", date_display(m.created_at))];
-    byline.extend(m.updated_at.map(|u| format!("Updated {}", date_display(u))));
+    let dated = |key, d| loc.format(key, &[("date", &loc.date(d))]);
+    let mut byline = vec![dated("article.published", m.created_at)];
+    byline.extend(m.updated_at.map(|u| dated("article.updated", u)));
     Article {
         kind: Kind::Resource,
         title: &m.title,
@@ -453,15 +530,15 @@ pub fn resource_page(e: &Entry<ResourceMeta>, rendered: Rendered) -> Article<'_>
         image_url: m.image_url.as_deref(),
         byline,
         content_html: rendered.html,
-        url: format!("/resources/{}", e.slug),
+        url: loc.path(&format!("/resources/{}", e.slug)),
     }
 }
 
-pub fn blog_page(e: &Entry<BlogPostMeta>, rendered: Rendered) -> Article<'_> {
+pub fn blog_page<'a>(e: &'a Entry<BlogPostMeta>, rendered: Rendered, loc: &Locale) -> Article<'a> {
     let m = &e.meta;
     let byline = vec![
-        date_display(m.created_at),
-        format!("{} min read", blog_read_time(e, &rendered)),
+        loc.date(m.created_at),
+        loc.count("article.min_read", blog_read_time(e, &rendered).into()),
     ];
     Article {
         kind: Kind::Blog,
@@ -472,7 +549,7 @@ pub fn blog_page(e: &Entry<BlogPostMeta>, rendered: Rendered) -> Article<'_> {
         image_url: m.featured_image_url.as_deref(),
         byline,
         content_html: rendered.html,
-        url: format!("/blog/{}", e.slug),
+        url: loc.path(&format!("/blog/{}", e.slug)),
     }
 }
 
@@ -503,7 +580,7 @@ pub struct VideoView<'a> {
     pub watch_url: String,
 }
 
-pub fn video(v: &Video) -> VideoView<'_> {
+pub fn video<'a>(v: &'a Video, loc: &Locale) -> VideoView<'a> {
     let thumbnail = match &v.thumbnail {
         Some(t) => Cow::Borrowed(t.as_str()),
         None => Cow::Owned(format!(
@@ -518,7 +595,7 @@ pub fn video(v: &Video) -> VideoView<'_> {
         category: v.category.as_deref(),
         extra_tags: card_tags(&v.tags, v.category.as_deref(), 2),
         duration: v.duration.as_deref(),
-        published_display: date_display(v.published_at),
+        published_display: loc.date(v.published_at),
         thumbnail,
         embed_url: format!("https://www.youtube-nocookie.com/embed/{}", v.youtube_id),
         watch_url: format!("https://www.youtube.com/watch?v={}", v.youtube_id),
@@ -549,6 +626,8 @@ pub struct Event<'a> {
     pub description_html: &'a str,
     /// `Mar 01, 2026`.
     pub date_display: String,
+    /// The date badge's month, e.g. `Mar`.
+    pub month_display: String,
     /// `HH:MM` as written, or null.
     pub time_display: Option<&'a str>,
     /// The start in ISO 8601 with the offset of the coach's time zone: the date badge, and
@@ -561,7 +640,7 @@ pub struct Event<'a> {
     /// `in_person`, `online` or `hybrid`.
     pub location_type: LocationType,
     /// The badge: "In person", "Online" or "Hybrid".
-    pub location_type_label: &'static str,
+    pub location_type_label: &'a str,
     /// "Limited to N participants", or null.
     pub max_participants: Option<u32>,
     /// Every photo (`/static/…`), for the gallery.
@@ -579,19 +658,26 @@ pub fn event<'a>(
     rendered: &'a Rendered,
     tz: chrono_tz::Tz,
     now: DateTime<Utc>,
+    loc: &'a Locale,
 ) -> Event<'a> {
     let m = &e.meta;
     let starts = event_start(m, tz);
-    let label = match m.location_type {
-        LocationType::InPerson => "In person",
-        LocationType::Online => "Online",
-        LocationType::Hybrid => "Hybrid",
-    };
+    let label = loc.text(match m.location_type {
+        LocationType::InPerson => "events.in_person",
+        LocationType::Online => "events.online",
+        LocationType::Hybrid => "events.hybrid",
+    });
+    let month_display = loc
+        .list("dates.months_short")
+        .get(starts.month0() as usize)
+        .cloned()
+        .unwrap_or_else(|| starts.month().to_string());
     Event {
         slug: &e.slug,
         title: &m.title,
         description_html: &rendered.html,
-        date_display: date_display(m.event_date),
+        date_display: loc.date(m.event_date),
+        month_display,
         time_display: m.event_time.as_deref(),
         starts_at: starts.to_rfc3339(),
         is_past: starts.with_timezone(&Utc) < now,
@@ -658,6 +744,8 @@ pub struct About<'a> {
     pub certifications: &'a [Certification],
     /// `{title, description, button_text, button_link}`: the closing call to action, or null.
     pub cta: Option<&'a AboutCta>,
+    /// The address of `cta.button_link` in the page's language, or null.
+    pub cta_link: Option<String>,
     /// The ICF ACC note, e.g. `ICF ACC credential valid until 1/2028`.
     pub credential_note: &'a str,
     /// True unless built with `--drafts`.
@@ -666,7 +754,11 @@ pub struct About<'a> {
     pub content_html: &'a str,
 }
 
-pub fn about<'a>(e: &'a Entry<AboutMeta>, rendered: &'a Rendered) -> About<'a> {
+pub fn about<'a>(
+    e: &'a Entry<AboutMeta>,
+    rendered: &'a Rendered,
+    url: &dyn Fn(&str) -> String,
+) -> About<'a> {
     let m = &e.meta;
     About {
         title: &m.title,
@@ -679,6 +771,7 @@ pub fn about<'a>(e: &'a Entry<AboutMeta>, rendered: &'a Rendered) -> About<'a> {
         credentials: &m.credentials,
         certifications: &m.certifications,
         cta: m.cta.as_ref(),
+        cta_link: m.cta.as_ref().map(|c| url(&c.button_link)),
         credential_note: &m.credential_note,
         is_published: m.is_published,
         content_html: &rendered.html,
@@ -693,11 +786,12 @@ pub struct Legal<'a> {
     pub name: &'a str,
     /// The heading.
     pub title: &'a str,
-    /// The English text.
+    /// The text, in the page's language.
     pub content_html: &'a str,
     /// `Mar 01, 2026`, shown as "Last updated …"; or null.
     pub updated_display: Option<String>,
-    /// The Arabic translation (`<name>.ar.md`), in `<section lang="ar" dir="rtl">`, or null.
+    /// On the default language's page, the Arabic translation (`<name>.ar.md`), in
+    /// `<section lang="ar" dir="rtl">`; else null.
     pub ar: Option<LegalTranslation<'a>>,
 }
 
@@ -710,13 +804,18 @@ pub struct LegalTranslation<'a> {
     pub content_html: &'a str,
 }
 
-pub fn legal<'a>(doc: &'a LegalDoc, en: &'a Rendered, ar: Option<&'a Rendered>) -> Legal<'a> {
+pub fn legal<'a>(
+    doc: &'a LegalDoc,
+    text: &'a Rendered,
+    ar: Option<&'a Rendered>,
+    loc: &Locale,
+) -> Legal<'a> {
     Legal {
         name: &doc.name,
-        title: &doc.en.meta.title,
-        content_html: &en.html,
-        updated_display: doc.en.meta.updated_at.map(date_display),
-        ar: doc.ar.as_ref().zip(ar).map(|(a, r)| LegalTranslation {
+        title: &doc.doc.meta.title,
+        content_html: &text.html,
+        updated_display: doc.doc.meta.updated_at.map(|d| loc.date(d)),
+        ar: doc.arabic.as_ref().zip(ar).map(|(a, r)| LegalTranslation {
             title: &a.meta.title,
             content_html: &r.html,
         }),
@@ -803,13 +902,13 @@ pub struct PackageCard<'a> {
     /// Sessions (individual) or hours (group).
     pub sessions: u32,
     /// After the number: "Session", "Sessions" or "Hours of Group Coaching".
-    pub sessions_label: &'static str,
+    pub sessions_label: &'a str,
     /// The whole package's price.
     pub price: i64,
     /// The price of one session or hour, rounded.
     pub price_per_session: i64,
     /// After it: "per session" or "EGP per hour".
-    pub per_unit_label: &'static str,
+    pub per_unit_label: &'a str,
     /// The "Save N%" badge: the saving in percent against the dearest unit price of the same
     /// type; 0 = no badge.
     pub discount: i64,
@@ -826,7 +925,11 @@ pub struct PackageCard<'a> {
 /// The package cards of one type, with the per-unit price and the saving against the dearest
 /// unit price of the same type (normally the single session), so editors only write the
 /// package price.
-pub fn packages<'a>(all: &[&'a Package], kind: PackageType) -> Vec<PackageCard<'a>> {
+pub fn packages<'a>(
+    all: &[&'a Package],
+    kind: PackageType,
+    loc: &'a Locale,
+) -> Vec<PackageCard<'a>> {
     let of_kind: Vec<&'a Package> = all
         .iter()
         .copied()
@@ -852,11 +955,11 @@ pub fn packages<'a>(all: &[&'a Package], kind: PackageType) -> Vec<PackageCard<'
             } else {
                 (discount, savings)
             };
-            let sessions_label = match (kind, p.sessions) {
-                (PackageType::Group, _) => "Hours of Group Coaching",
-                (PackageType::Individual, 1) => "Session",
-                (PackageType::Individual, _) => "Sessions",
-            };
+            let sessions_label = loc.text(match (kind, p.sessions) {
+                (PackageType::Group, _) => "pricing.group_hours",
+                (PackageType::Individual, 1) => "pricing.session",
+                (PackageType::Individual, _) => "pricing.sessions",
+            });
             PackageCard {
                 id: &p.id,
                 name: &p.name,
@@ -865,11 +968,11 @@ pub fn packages<'a>(all: &[&'a Package], kind: PackageType) -> Vec<PackageCard<'
                 sessions_label,
                 price: p.price.minor(),
                 price_per_session: unit(p).round() as i64,
-                per_unit_label: if kind == PackageType::Group {
-                    "EGP per hour"
+                per_unit_label: loc.text(if kind == PackageType::Group {
+                    "pricing.per_hour"
                 } else {
-                    "per session"
-                },
+                    "pricing.per_session"
+                }),
                 discount,
                 savings: (savings / 100.0).round() as i64 * 100,
                 features: &p.features,
@@ -918,7 +1021,8 @@ mod tests {
     #[test]
     fn packages_compute_discount_and_savings_from_the_single_session_rate() {
         let (a, b) = (pkg("one", 1, 4500), pkg("five", 5, 20250));
-        let cards = packages(&[&a, &b], PackageType::Individual);
+        let en = crate::locale::english();
+        let cards = packages(&[&a, &b], PackageType::Individual, &en);
         assert_eq!(cards[0].discount, 0);
         assert_eq!(cards[1].discount, 10);
         assert_eq!(cards[1].savings, 2250 * 100);

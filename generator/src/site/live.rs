@@ -11,6 +11,12 @@
 //! (the chrome, the asset fingerprints and the base URL are on every page); still only the
 //! changed files are written.
 //!
+//! A site in several languages renders every language in the same parallel pass: each post and
+//! resource of each language is an entry of its own (a translation `x.ar.md` has its own page,
+//! `/ar/blog/x`), and the shared pages are planned once per language. An edit of a post
+//! re-renders it in every language (its translations merge over it, and every version links to
+//! the others).
+//!
 //! `site build` is the first render alone into a staging folder, each page written as soon as
 //! it is rendered; `site check` is the same render into [`Sink::Nowhere`], which writes nothing
 //! and keeps only each page's links and ids; `generate` (tests) keeps every file in memory.
@@ -36,11 +42,11 @@ use walkdir::WalkDir;
 
 use super::load::{Loaded, Options, load};
 use crate::content::model::{BlogPostMeta, ResourceMeta};
-use crate::content::{Entry, EntryKind, Library};
+use crate::content::{Entry, EntryKind, Library, file_name, original_path, translation_path};
 use crate::diagnostics::{Diagnostic, Diagnostics, SiteErrors};
 use crate::links::PageLinks;
 use crate::output::{OutputFile, WriteStats};
-use crate::render::plan::{Planner, PostCard};
+use crate::render::plan::PostCard;
 use crate::render::{FeedItem, Page, RenderedPage, Renderer};
 
 /// What `site build` did.
@@ -60,13 +66,18 @@ pub(super) fn errors(d: Vec<Diagnostic>) -> SiteErrors {
     all.into_result().unwrap_err()
 }
 
-/// A page as the sitemap and the clean-up of stale files need it.
+/// A page as the sitemap, the listings and the clean-up of stale files need it.
 #[derive(Debug, Clone)]
 struct Listed {
     path: String,
     file: String,
     lastmod: Option<NaiveDate>,
     indexed: bool,
+    /// The page's language (an index of the site's languages).
+    lang: usize,
+    /// The page in every language (`Page::alternates`), for the sitemap; only kept on a site in
+    /// several languages.
+    alternates: Vec<Option<String>>,
 }
 
 impl Listed {
@@ -76,6 +87,12 @@ impl Listed {
             file: page.output_file(),
             lastmod: page.lastmod,
             indexed: page.in_sitemap(),
+            lang: page.lang,
+            alternates: if page.alternates.len() > 1 {
+                page.alternates.clone()
+            } else {
+                Vec::new()
+            },
         }
     }
 }
@@ -112,14 +129,22 @@ struct Put {
 
 /// Puts `bytes` as `rel` into the sink. A folder's file is written unless it already holds
 /// them: known by its hash, or, for a file this process has not written yet, by reading it.
+/// A site rendered `once` (`site build` into its new staging folder, `site check`) is never
+/// rendered again: nothing is there to compare with, and no hash is kept for later.
 fn put(
     sink: &Sink,
     known: &HashMap<String, blake3::Hash>,
     rel: String,
     bytes: &[u8],
+    once: bool,
 ) -> anyhow::Result<Put> {
-    let hash = blake3::hash(bytes);
+    let hash = if once {
+        blake3::Hash::from_bytes([0; 32])
+    } else {
+        blake3::hash(bytes)
+    };
     let same = match (known.get(&rel), sink) {
+        _ if once => false,
         (Some(h), _) => *h == hash,
         (None, Sink::Folder(out)) => fs::read(out.join(&rel)).is_ok_and(|old| old == bytes),
         (None, _) => false,
@@ -208,7 +233,8 @@ impl Produced {
 struct RenderPass<'a> {
     loaded: &'a Loaded,
     opts: &'a Options,
-    renderer: Renderer<'a>,
+    /// One per language of the site.
+    renderers: Vec<Renderer<'a>>,
     sink: &'a Sink,
     /// The hashes of what is in the sink, to write only what changed.
     known: &'a HashMap<String, blake3::Hash>,
@@ -221,7 +247,7 @@ impl RenderPass<'_> {
     /// Renders `page` and puts it into the sink, with its links and the page itself when
     /// the site keeps them.
     fn page(&self, page: Page) -> Result<Put, Diagnostic> {
-        let rendered = self.renderer.render(page)?;
+        let rendered = self.renderers[page.lang].render(page)?;
         let links = self
             .collect_links
             .then(|| PageLinks::of(&rendered.path, &rendered.source, &rendered.html));
@@ -230,56 +256,59 @@ impl RenderPass<'_> {
             self.known,
             rendered.file.clone(),
             rendered.html.as_bytes(),
+            self.collect_links,
         )
         .map_err(|e| Diagnostic::new(&rendered.source, format!("{e:#}")))?;
         let kept = self.keep.then_some(Kept::Page(rendered));
         Ok(Put { links, kept, ..p })
     }
 
-    /// The posts and resources of `scope`, rendered side by side, each streamed into the
-    /// sink as soon as it is rendered; `taken` holds the post bodies taken out of the library.
+    /// The posts and resources of `scope` in every language, rendered side by side, each
+    /// streamed into the sink as soon as it is rendered; `taken` holds the post bodies taken
+    /// out of the library, in the order of [`all_posts`].
     fn entries(
         &self,
         scope: &Scope,
         taken: Vec<Option<String>>,
     ) -> (Vec<PostDone>, Vec<ResourceDone>) {
         let lib = &self.loaded.library;
-        let (posts, resources): (Vec<&Entry<BlogPostMeta>>, Vec<&Entry<ResourceMeta>>) = match scope
-        {
-            Scope::Everything => (lib.blog.iter().collect(), lib.resources.iter().collect()),
+        let (posts, resources) = match scope {
+            Scope::Everything => (
+                all_posts(lib).collect(),
+                lib.all_languages()
+                    .enumerate()
+                    .flat_map(|(i, l)| l.resources.iter().map(move |e| (i, e)))
+                    .collect(),
+            ),
             Scope::Entries(list) => (
-                find(&lib.blog, list, EntryKind::Post),
-                find(&lib.resources, list, EntryKind::Resource),
+                find(lib, list, EntryKind::Post, |l| &l.blog),
+                find(lib, list, EntryKind::Resource, |l| &l.resources),
             ),
         };
-        self.loaded.with_planner(self.opts, |planner| {
-            rayon::join(
-                || self.posts(planner, &posts, taken),
-                || self.resources(planner, &resources),
-            )
-        })
+        rayon::join(|| self.posts(&posts, taken), || self.resources(&resources))
     }
 
     /// Each published post's page and card, rendered in parallel; a taken body is freed as
     /// soon as its page is planned.
     fn posts(
         &self,
-        planner: &Planner<'_>,
-        posts: &[&Entry<BlogPostMeta>],
+        posts: &[(usize, &Entry<BlogPostMeta>)],
         mut taken: Vec<Option<String>>,
     ) -> Vec<PostDone> {
         taken.resize(posts.len(), None);
         posts
             .par_iter()
             .zip(taken)
-            .filter_map(|(e, body)| {
-                let planned = planner.post(e, body.as_deref().unwrap_or(&e.body));
+            .filter_map(|(&(lang, e), body)| {
+                let planned = self.loaded.with_planner(self.opts, lang, |planner| {
+                    planner.post(e, body.as_deref().unwrap_or(&e.body))
+                });
                 drop(body);
-                planned.map(|pc| (e, pc))
+                planned.map(|pc| (lang, e, pc))
             })
-            .map(|(e, (page, card))| {
+            .map(|(lang, e, (page, card))| {
                 let listed = Listed::of(&page);
-                let card = self.renderer.card(card)?;
+                let card = self.renderers[lang].card(card)?;
                 self.page(page)
                     .map(|p| ((e.source.clone(), (listed, card)), p))
             })
@@ -287,14 +316,14 @@ impl RenderPass<'_> {
     }
 
     /// Each published resource's page, rendered in parallel.
-    fn resources(
-        &self,
-        planner: &Planner<'_>,
-        resources: &[&Entry<ResourceMeta>],
-    ) -> Vec<ResourceDone> {
+    fn resources(&self, resources: &[(usize, &Entry<ResourceMeta>)]) -> Vec<ResourceDone> {
         resources
             .par_iter()
-            .filter_map(|e| planner.resource(e).map(|p| (e, p)))
+            .filter_map(|&(lang, e)| {
+                self.loaded
+                    .with_planner(self.opts, lang, |planner| planner.resource(e))
+                    .map(|p| (e, p))
+            })
             .map(|(e, page)| {
                 let listed = Listed::of(&page);
                 self.page(page).map(|p| ((e.source.clone(), listed), p))
@@ -302,53 +331,57 @@ impl RenderPass<'_> {
             .collect()
     }
 
-    /// Every shared page, which may list any of `posts`' cards, rendered in parallel; gives
-    /// them as the sitemap lists them, and the feed.
-    fn shared(
+    /// Every shared page of every language, which may list any of `posts`' cards of its
+    /// language, planned; with them as the sitemap lists them, and each language's feed.
+    fn plan_shared(
         &self,
         posts: &HashMap<PathBuf, (Listed, PostCard)>,
-        produced: &mut Produced,
-    ) -> (Vec<Listed>, Vec<FeedItem>) {
-        let cards: Vec<&PostCard> = posts.values().map(|(_, c)| c).collect();
-        let (pages, feed) = self
-            .loaded
-            .with_planner(self.opts, |planner| planner.shared(cards));
-        let listed = pages.iter().map(Listed::of).collect();
-        produced.tally.rendered += pages.len();
-        let results: Vec<_> = pages.into_par_iter().map(|page| self.page(page)).collect();
-        for r in results {
-            match r {
-                Ok(p) => produced.add(p),
-                Err(d) => produced.problems.push(d),
-            }
+    ) -> (Vec<Page>, Vec<Listed>, Vec<Vec<FeedItem>>) {
+        let mut pages = Vec::new();
+        let mut feeds = Vec::new();
+        for lang in 0..self.renderers.len() {
+            let cards: Vec<&PostCard> = posts
+                .values()
+                .filter(|(l, _)| l.lang == lang)
+                .map(|(_, c)| c)
+                .collect();
+            let (p, feed) = self
+                .loaded
+                .with_planner(self.opts, lang, |planner| planner.shared(cards));
+            pages.extend(p);
+            feeds.push(feed);
         }
-        (listed, feed)
+        let listed = pages.iter().map(Listed::of).collect();
+        (pages, listed, feeds)
     }
 
-    /// The sitemap of `listed` and every other file (assets, feed, robots…), put into the
+    /// The sitemap of `listed` and every other file (assets, feeds, robots…), put into the
     /// sink.
     fn files<'l>(
         &self,
-        feed: &[FeedItem],
-        listed: impl Iterator<Item = (&'l str, Option<NaiveDate>)>,
-        produced: &mut Produced,
-    ) -> anyhow::Result<()> {
+        feeds: &[Vec<FeedItem>],
+        listed: impl Iterator<Item = crate::seo::SitemapEntry<'l>>,
+    ) -> anyhow::Result<Vec<Put>> {
         let loaded = self.loaded;
-        let sitemap = crate::seo::sitemap(&loaded.theme.tera, &loaded.base_url, listed)
+        let codes: Vec<&str> = loaded.locales.iter().map(|l| l.code.as_str()).collect();
+        let sitemap = crate::seo::sitemap(&loaded.theme.tera, &loaded.base_url, &codes, listed)
             .map_err(|d| errors(vec![d]))?;
-        let mut files = loaded.files(self.opts, feed).map_err(|d| errors(vec![d]))?;
+        let mut files = loaded
+            .files(self.opts, feeds)
+            .map_err(|d| errors(vec![d]))?;
         files.push(OutputFile {
             rel: "sitemap.xml".into(),
             bytes: sitemap.into_bytes(),
         });
+        let mut puts = Vec::with_capacity(files.len());
         for OutputFile { rel, bytes } in files {
-            let mut p = put(self.sink, self.known, rel, &bytes)?;
+            let mut p = put(self.sink, self.known, rel, &bytes, self.collect_links)?;
             if self.keep {
                 p.kept = Some(Kept::File(bytes));
             }
-            produced.add(p);
+            puts.push(p);
         }
-        Ok(())
+        Ok(puts)
     }
 }
 
@@ -408,7 +441,10 @@ impl LiveSite {
             kept: HashMap::new(),
         };
         let mut tally = site.render(Scope::Everything)?;
-        tally.removed += site.prune_unknown_files()?;
+        // `site build` renders into a new staging folder: nothing else is in it.
+        if !collect_links {
+            tally.removed += site.prune_unknown_files()?;
+        }
         let report = BuildReport {
             pages: site.posts.len() + site.resources.len() + site.shared.len(),
             files: site.hashes.len() - site.posts.len() - site.resources.len() - site.shared.len(),
@@ -478,7 +514,10 @@ impl LiveSite {
         }
         let scope = if content || theme {
             let fresh = load(&self.opts)?;
-            let scope = if theme || settings_differ(&self.loaded.library, &fresh.library) {
+            let scope = if theme
+                || settings_differ(&self.loaded.library, &fresh.library)
+                || untranslated_differ(&self.loaded.library, &fresh.library)
+            {
                 Scope::Everything
             } else {
                 Scope::Entries(changed_entries(&self.loaded.library, &fresh.library))
@@ -488,11 +527,12 @@ impl LiveSite {
         } else {
             entries.sort();
             entries.dedup();
-            self.loaded
+            let changed = self
+                .loaded
                 .library
                 .reload_entries(&entries)
                 .map_err(|d| errors(d.0))?;
-            Scope::Entries(entries)
+            Scope::Entries(changed)
         };
         let what = match &scope {
             Scope::Everything => "everything".to_string(),
@@ -537,7 +577,9 @@ impl LiveSite {
         let pass = RenderPass {
             loaded: &self.loaded,
             opts: &self.opts,
-            renderer: self.loaded.renderer(),
+            renderers: (0..self.loaded.languages.len())
+                .map(|i| self.loaded.renderer(i))
+                .collect(),
             sink: &self.sink,
             known: &self.hashes,
             collect_links: self.links.is_some(),
@@ -550,9 +592,20 @@ impl LiveSite {
         self.resources
             .extend(resources.into_iter().filter_map(|done| produced.take(done)));
         produced.tally.rendered += produced.puts.len();
-        let (shared, feed) = pass.shared(&self.posts, &mut produced);
+        let (pages, shared, feeds) = pass.plan_shared(&self.posts);
         self.shared = shared;
-        pass.files(&feed, self.sitemap_pages(), &mut produced)?;
+        produced.tally.rendered += pages.len();
+        let pages: Vec<_> = pages.into_par_iter().map(|page| pass.page(page)).collect();
+        let files = pass.files(&feeds, self.sitemap_pages());
+        for r in pages {
+            match r {
+                Ok(p) => produced.add(p),
+                Err(d) => produced.problems.push(d),
+            }
+        }
+        for p in files? {
+            produced.add(p);
+        }
         if !produced.problems.is_empty() {
             return Err(errors(produced.problems).into());
         }
@@ -568,15 +621,22 @@ impl LiveSite {
     fn take_bodies(&mut self, scope: &Scope) -> Vec<Option<String>> {
         match scope {
             Scope::Everything if self.links.is_some() => {
-                let keep = self
-                    .loaded
-                    .with_planner(&self.opts, |planner| planner.feed_posts());
-                self.loaded
-                    .library
-                    .blog
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(i, e)| (!keep.contains(&i)).then(|| std::mem::take(&mut e.body)))
+                let keep: Vec<HashSet<usize>> = (0..self.loaded.languages.len())
+                    .map(|lang| {
+                        self.loaded
+                            .with_planner(&self.opts, lang, |planner| planner.feed_posts())
+                    })
+                    .collect();
+                let library = &mut self.loaded.library;
+                let libraries = std::iter::once(&mut library.blog)
+                    .chain(library.translations.iter_mut().map(|t| &mut t.blog));
+                libraries
+                    .zip(keep)
+                    .flat_map(|(blog, keep)| {
+                        blog.iter_mut().enumerate().map(move |(i, e)| {
+                            (!keep.contains(&i)).then(|| std::mem::take(&mut e.body))
+                        })
+                    })
                     .collect()
             }
             _ => Vec::new(),
@@ -602,15 +662,19 @@ impl LiveSite {
         }
     }
 
-    /// Every page the sitemap lists, with its last change.
-    fn sitemap_pages(&self) -> impl Iterator<Item = (&str, Option<NaiveDate>)> {
+    /// Every page the sitemap lists, with its last change and its other languages.
+    fn sitemap_pages(&self) -> impl Iterator<Item = crate::seo::SitemapEntry<'_>> {
         self.posts
             .values()
             .map(|(l, _)| l)
             .chain(self.resources.values())
             .chain(&self.shared)
             .filter(|l| l.indexed)
-            .map(|l| (l.path.as_str(), l.lastmod))
+            .map(|l| crate::seo::SitemapEntry {
+                path: &l.path,
+                lastmod: l.lastmod,
+                alternates: &l.alternates,
+            })
     }
 
     /// Removes from the sink what this render's `puts` (and, after an edit, the other posts
@@ -711,28 +775,95 @@ impl LiveSite {
     }
 }
 
-/// The entries of `all` named in `list` with this kind (deleted ones are simply not found).
+/// Every post of every language with its language, in the order `take_bodies` takes them.
+fn all_posts(lib: &Library) -> impl Iterator<Item = (usize, &Entry<BlogPostMeta>)> {
+    lib.all_languages()
+        .enumerate()
+        .flat_map(|(i, l)| l.blog.iter().map(move |e| (i, e)))
+}
+
+/// The entries named in `list` with this kind, each in the library of its language (a file
+/// `x.ar.md` is in Arabic's), with that language; deleted ones are simply not found.
 fn find<'a, M>(
-    all: &'a [Entry<M>],
+    lib: &'a Library,
     list: &[(EntryKind, PathBuf)],
     kind: EntryKind,
-) -> Vec<&'a Entry<M>> {
+    pick: fn(&Library) -> &[Entry<M>],
+) -> Vec<(usize, &'a Entry<M>)> {
     list.iter()
         .filter(|(k, _)| *k == kind)
         .filter_map(|(_, rel)| {
+            let lang = match file_name(rel).1 {
+                None => 0,
+                Some(code) => lib.languages.index(code).filter(|i| *i > 0)?,
+            };
+            let all = pick(lib.in_language(lang));
             all.binary_search_by(|e| e.source.as_path().cmp(rel))
                 .ok()
-                .map(|i| &all[i])
+                .map(|i| (lang, &all[i]))
         })
         .collect()
 }
 
-fn settings_differ(a: &Library, b: &Library) -> bool {
-    serde_json::to_value(&a.settings).ok() != serde_json::to_value(&b.settings).ok()
+/// An about or legal page was translated or its translation removed: the header and footer of
+/// every page of that language link to it (or to the default language's).
+fn untranslated_differ(a: &Library, b: &Library) -> bool {
+    let routes = |lib: &Library| {
+        lib.all_languages()
+            .enumerate()
+            .map(|(i, l)| {
+                let mut r: Vec<String> = l.untranslated_routes(i == 0).into_iter().collect();
+                r.sort();
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    routes(a) != routes(b)
 }
 
-/// Posts and resources added, removed or changed between two loads of the library.
+/// The settings changed in some language (every page shows them, in its language).
+fn settings_differ(a: &Library, b: &Library) -> bool {
+    let settings = |lib: &Library| {
+        lib.all_languages()
+            .map(|l| serde_json::to_value(&l.settings).ok())
+            .collect::<Vec<_>>()
+    };
+    settings(a) != settings(b)
+}
+
+/// Posts and resources added, removed or changed between two loads of the library, in every
+/// language, each with its whole family: an original's translations merge over it, and every
+/// version links to the others.
 fn changed_entries(old: &Library, new: &Library) -> Vec<(EntryKind, PathBuf)> {
+    let mut out = Vec::new();
+    let pairs = old.all_languages().zip(new.all_languages());
+    for (a, b) in pairs {
+        out.extend(changed_in(a, b));
+    }
+    if old.translations.len() != new.translations.len() {
+        // Languages added or removed change settings: everything is rendered anyway.
+        return out;
+    }
+    let languages: Vec<String> = new.languages.all().to_vec();
+    let mut family = Vec::new();
+    for (kind, rel) in &out {
+        let original = match file_name(rel).1 {
+            Some(_) => original_path(rel),
+            None => rel.clone(),
+        };
+        family.push((*kind, original.clone()));
+        for code in languages.iter().skip(1) {
+            family.push((*kind, translation_path(&original, code)));
+        }
+    }
+    out.extend(family);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// [`changed_entries`] in one language.
+fn changed_in(old: &Library, new: &Library) -> Vec<(EntryKind, PathBuf)> {
     fn key<M>(e: &Entry<M>) -> (&Path, (&str, &str)) {
         (e.source.as_path(), (e.yaml.as_str(), e.body.as_str()))
     }

@@ -12,6 +12,7 @@ use crate::assets::AssetMap;
 use crate::content::Library;
 use crate::content::model::Video;
 use crate::diagnostics::{Diagnostic, Diagnostics, SiteErrors};
+use crate::locale::{self, Locale, Locales};
 use crate::output::OutputFile;
 use crate::render::plan::{self, Planner};
 use crate::render::{self, FeedItem, Renderer};
@@ -55,33 +56,54 @@ pub(super) struct Theme {
     pub(super) islands_report: Option<String>,
 }
 
+/// One language of the site as its pages are rendered: its texts, the theme speaking it, the
+/// context its templates share and its header and footer.
+pub(super) struct Language {
+    pub(super) locale: Arc<Locale>,
+    /// The theme's templates with `t`, `text` and `url` in this language.
+    pub(super) tera: Tera,
+    /// The context every template of this language shares.
+    pub(super) base: Map<String, Value>,
+    pub(super) chrome: render::Chrome,
+}
+
 /// Everything a render needs, loaded and validated (phase 1).
 pub(super) struct Loaded {
     pub(super) library: Library,
     pub(super) theme: Theme,
     pub(super) fetched: Vec<Video>,
     pub(super) warnings: Vec<String>,
-    /// The context every template shares.
-    pub(super) base: Map<String, Value>,
     pub(super) base_url: String,
-    pub(super) chrome: render::Chrome,
+    /// Every language of the site, the default first.
+    pub(super) languages: Vec<Language>,
+    pub(super) locales: Locales,
     /// What `/catalogue.json` publishes, computed once per load: the pricing pages name its
     /// version.
     pub(super) catalogue: content_model::catalogue::Catalogue,
 }
 
 impl Loaded {
-    pub(super) fn renderer(&self) -> Renderer<'_> {
+    /// The renderer of language `lang` (an index of the site's languages).
+    pub(super) fn renderer(&self, lang: usize) -> Renderer<'_> {
+        let language = &self.languages[lang];
         Renderer {
-            tera: &self.theme.tera,
-            base: &self.base,
+            tera: &language.tera,
+            base: &language.base,
             base_url: &self.base_url,
             islands: self.theme.islands.as_deref(),
-            chrome: &self.chrome,
+            chrome: &language.chrome,
+            locale: &language.locale,
+            locales: &self.locales,
         }
     }
 
-    pub(super) fn with_planner<T>(&self, opts: &Options, f: impl FnOnce(&Planner) -> T) -> T {
+    /// Runs `f` with the planner of language `lang`.
+    pub(super) fn with_planner<T>(
+        &self,
+        opts: &Options,
+        lang: usize,
+        f: impl FnOnce(&Planner) -> T,
+    ) -> T {
         let plan_opts = plan::Options {
             drafts: opts.drafts,
             now: opts.now,
@@ -89,17 +111,21 @@ impl Loaded {
             catalogue_version: &self.catalogue.version,
         };
         f(&Planner {
-            lib: &self.library,
+            site: &self.library,
+            lib: self.library.in_language(lang),
+            locale: &self.locales[lang],
+            locales: &self.locales,
             assets: &self.theme.assets,
             opts: &plan_opts,
         })
     }
 
-    /// Assets, feed, robots and `_redirects`: every file that is not a page, but the sitemap.
+    /// Assets, feeds, robots and `_redirects`: every file that is not a page, but the sitemap.
+    /// `feeds` are each language's newest posts.
     pub(super) fn files(
         &self,
         opts: &Options,
-        feed: &[FeedItem],
+        feeds: &[Vec<FeedItem>],
     ) -> Result<Vec<OutputFile>, Diagnostic> {
         let base_url = &self.base_url;
         let mut files: Vec<OutputFile> = self
@@ -128,23 +154,65 @@ impl Loaded {
             bytes: self.catalogue.to_json(),
         });
         let tera = &self.theme.tera;
+        let prefixes: Vec<&str> = self.locales.iter().map(|l| l.prefix.as_str()).collect();
         files.push(OutputFile {
             rel: "robots.txt".into(),
-            bytes: seo::robots(tera, base_url)?.into_bytes(),
+            bytes: seo::robots(tera, base_url, &prefixes)?.into_bytes(),
         });
-        files.push(OutputFile {
-            rel: "blog/atom.xml".into(),
-            bytes: seo::atom(
-                tera,
-                base_url,
-                &self.library.settings.site_info.site_name,
-                feed,
-                opts.now,
-            )?
-            .into_bytes(),
-        });
+        let multilingual = self.locales.len() > 1;
+        for (locale, feed) in self.locales.iter().zip(feeds) {
+            let feed_path = locale.path(seo::FEED);
+            files.push(OutputFile {
+                rel: feed_path.trim_start_matches('/').to_string(),
+                bytes: seo::atom(
+                    &self.languages[locale.index].tera,
+                    &seo::Feed {
+                        base_url,
+                        site_name: &self
+                            .library
+                            .in_language(locale.index)
+                            .settings
+                            .site_info
+                            .site_name,
+                        path: &feed_path,
+                        listing: &locale.path("/resources"),
+                        lang: multilingual.then_some(locale.code.as_str()),
+                    },
+                    feed,
+                    opts.now,
+                )?
+                .into_bytes(),
+            });
+        }
         Ok(files)
     }
+}
+
+/// Each language's theme, context and chrome.
+fn languages(library: &Library, theme: &Theme, locales: &Locales, opts: &Options) -> Vec<Language> {
+    locales
+        .iter()
+        .map(|locale| {
+            let lib = library.in_language(locale.index);
+            let missing = Arc::new(lib.untranslated_routes(locale.index == 0));
+            let mut tera = theme.tera.clone();
+            templates::speak(&mut tera, locale.clone(), missing.clone());
+            let base = render::base_context(
+                library.in_language(locale.index),
+                locale,
+                locales,
+                &missing,
+                opts.drafts,
+                opts.now,
+            );
+            Language {
+                locale: locale.clone(),
+                tera,
+                base,
+                chrome: render::Chrome::default(),
+            }
+        })
+        .collect()
 }
 
 /// The theme, its assets (photos with their WebP sizes) and the islands, built if need be.
@@ -211,25 +279,36 @@ pub(super) fn load(opts: &Options) -> Result<Loaded, SiteErrors> {
     };
     if let Some(url) = &opts.base_url {
         library.settings.base_url = url.clone();
+        for t in &mut library.translations {
+            t.settings.base_url = url.clone();
+        }
     }
     let mut warnings = library.warnings.clone();
+    let theme_dir = root.join("themes").join(THEME);
+    let locales = locale::load(&theme_dir, &library.languages, &mut warnings)
+        .map_err(|d| problems.push(d))
+        .ok();
+    let Some(locales) = locales else {
+        problems.into_result()?;
+        unreachable!("a missing part always comes with a problem");
+    };
     let fetched = if opts.fetch_videos {
         fetch_videos(&library, root, opts.now, &mut warnings)
     } else {
         Vec::new()
     };
-    let base = render::base_context(&library, opts.drafts, opts.now);
     let base_url = library.settings.base_url.trim_end_matches('/').to_string();
     let catalogue = crate::catalogue::of(&library);
+    let languages = languages(&library, &theme, &locales, opts);
     Ok(Loaded {
         catalogue,
         library,
         theme,
         fetched,
         warnings,
-        base,
         base_url,
-        chrome: render::Chrome::default(),
+        languages,
+        locales,
     })
 }
 
