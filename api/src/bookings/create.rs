@@ -292,17 +292,10 @@ pub async fn by_phone(
     };
     store::insert(conn, &booking, ctx.now).await?;
     let mut mail = Vec::new();
-    if debit && let Some((email, name)) = recipient(conn, phone.client_id).await? {
+    if debit {
         let title = phone.notes.unwrap_or(DEFAULT_TITLE);
         let details = ctx.details(&id, title, phone.start, end, phone.meet_link);
-        let lang = language_of(conn, phone.client_id).await?;
-        mail.push(templates::booking_confirmation(
-            lang,
-            &ctx.site.name,
-            &email,
-            &name,
-            &details,
-        ));
+        mail.extend(confirmation(conn, ctx, phone.client_id, &details).await?);
     }
     Ok((id, mail))
 }
@@ -324,17 +317,29 @@ pub async fn confirm_with_credit(
     }
     store::set_confirmed(conn, &booking.id, client_id, debit.lot.as_deref()).await?;
     let mut mail = Vec::new();
-    let to = recipient(conn, client_id).await?;
-    if let (Some((email, name)), Some(mut details)) = (to, ctx.stored_details(booking)) {
+    if let Some(mut details) = ctx.stored_details(booking) {
         store::load_invitation(conn, &mut details.invitation, &booking.id).await?;
-        let lang = language_of(conn, client_id).await?;
-        mail.push(templates::booking_confirmation(
-            lang,
-            &ctx.site.name,
-            &email,
-            &name,
-            &details,
-        ));
+        mail.extend(confirmation(conn, ctx, client_id, &details).await?);
     }
     Ok((Applied::Yes, mail))
+}
+
+/// The client's booking confirmation, in their language; none for a client without a profile.
+async fn confirmation(
+    conn: &mut AnyConnection,
+    ctx: &Context<'_>,
+    client_id: &str,
+    details: &templates::SessionDetails<'_>,
+) -> Result<Option<OutgoingEmail>, sqlx::Error> {
+    let Some((email, name)) = recipient(conn, client_id).await? else {
+        return Ok(None);
+    };
+    let lang = language_of(conn, client_id).await?;
+    Ok(Some(templates::booking_confirmation(
+        lang,
+        &ctx.site.name,
+        &email,
+        &name,
+        details,
+    )))
 }
