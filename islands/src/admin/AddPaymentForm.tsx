@@ -3,7 +3,7 @@
 // on the form's first focus or hover.
 import { useState } from "react";
 import { useWatch } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import type { ClientRow } from "../api/types";
 import { ApiError, GET, POST } from "../lib/api";
 import { credits, sessions, shortDate } from "../lib/format";

@@ -1,6 +1,6 @@
 // The admin dashboard's head: who is signed in, and Sign Out.
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { t } from "../lib/i18n";
 import { rich } from "../lib/rich";
 import { type Session, go, signOut } from "../lib/session";

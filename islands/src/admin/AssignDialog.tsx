@@ -3,7 +3,7 @@
 // the booking becomes theirs, confirmed (the client gets the confirmation email).
 import { useId } from "react";
 import { useWatch } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import * as z from "zod/mini";
 import { ApiError, POST } from "../lib/api";
 import { credits, longDateTime } from "../lib/format";

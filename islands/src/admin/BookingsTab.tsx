@@ -2,7 +2,7 @@
 // bookings that need attention (made without proof of who the client is, or without a credit)
 // with Assign to client and Cancel, and the 10 most recent bookings.
 import { Suspense, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { ApiError, GET, POST } from "../lib/api";
 import { longDateTime } from "../lib/format";
 import { t } from "../lib/i18n";

@@ -1,7 +1,7 @@
 // Client Management: the clients table with a search by name or email (?search=, debounced)
 // and the 'Add User' dialog.
 import { Suspense, useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { GET } from "../lib/api";
 import { t } from "../lib/i18n";
 import type { ClientRow } from "../api/types";

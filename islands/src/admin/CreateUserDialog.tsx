@@ -2,7 +2,7 @@
 // (spec §3) after the client-side checks of spec §5 (./validation).
 import { useEffect, useRef, useState } from "react";
 import { useWatch } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { ApiError, POST } from "../lib/api";
 import { Form, FormField, showServerErrors, useZodForm } from "../lib/form";
 import { t } from "../lib/i18n";

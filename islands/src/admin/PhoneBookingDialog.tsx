@@ -1,7 +1,7 @@
 // 'Add Phone Booking' dialog of Sessions Management: POST /api/admin/bookings. The client must
 // have credits left (spec §5); a confirmed booking debits one on the server.
 import { useWatch } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import type { ClientRow } from "../api/types";
 import { ApiError, POST } from "../lib/api";
 import { credits, zoneName } from "../lib/format";

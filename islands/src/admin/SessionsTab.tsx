@@ -2,7 +2,7 @@
 // bookings and those that need attention, after a confirm prompt), No-show and Waive (a late
 // cancellation that kept its credit gets it back, once) actions, and the 'Add Phone Booking' dialog.
 import { Suspense, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import type { BookingView, ClientRow } from "../api/types";
 import { ApiError, GET, POST } from "../lib/api";
 import { t } from "../lib/i18n";

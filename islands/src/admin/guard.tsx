@@ -1,7 +1,7 @@
 // The admin guard shared by /admin and /admin/add-payment (spec §6), and the block shown when
 // the page's data did not load.
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { t } from "../lib/i18n";
 import { type Session, currentSession, go, redirectFor } from "../lib/session";
 

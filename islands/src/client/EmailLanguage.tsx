@@ -1,7 +1,7 @@
 // The dashboard's choice of the language the client's emails are written in (issue 21):
 // PUT /api/auth/language, answered at once and rolled back if the server refuses.
 import { useId, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { ApiError, PUT } from "../lib/api";
 import { type Lang, t } from "../lib/i18n";
 import { LanguageOptions } from "../lib/LanguageOptions";

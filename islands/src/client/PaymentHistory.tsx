@@ -1,7 +1,7 @@
 // The dashboard's payment history, which the client may show or hide (the only change a client
 // makes, spec §4): the last ten payments and refunds, each with its receipt.
 import { useEffect, useId, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import type { AccountView, PaymentRecordView } from "../api/types";
 import { PUT } from "../lib/api";
 import { receiptPath } from "../lib/client-views";

@@ -3,7 +3,7 @@
 // Cancel asks first and says what happens to the credit: at least 24 hours before the start
 // it comes back, later it stays used (content/legal/cancellation-policy.md).
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { ConfirmDialog } from "../admin/dialog";
 import type { SessionView } from "../api/types";
 import { ApiError, POST } from "../lib/api";

@@ -3,7 +3,7 @@
 // reload after a change, and the answer to a pending booking (claim or disown). A newer request
 // wins over an older one still on its way.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import type { DashboardView, SessionView } from "../api/types";
 import { ApiError, GET, POST } from "../lib/api";
 import { type StatusFilter, dashboardQuery } from "../lib/client-views";

@@ -2,7 +2,7 @@
 // sessions purchased are added to the client's credits (../admin/AddPaymentForm). Same admin
 // guard as /admin.
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { AddPaymentForm } from "../admin/AddPaymentForm";
 import type { ClientRow } from "../api/types";
 import { LoadFailed, useAdminSession } from "../admin/guard";

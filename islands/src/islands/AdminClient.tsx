@@ -2,7 +2,7 @@
 // name: profile, credits by lot (Extend) with adjustments and the ledger, payments with
 // receipts and Refund, sessions with Waive, and last the account's access (deactivation).
 import { useCallback, useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { CreditsSection } from "../admin/client/CreditsSection";
 import { PaymentsSection } from "../admin/client/PaymentsSection";
 import { SessionsSection } from "../admin/client/SessionsSection";

@@ -2,7 +2,7 @@
 // and Add Payment tabs (spec §2). Signed-out visitors go to /auth, non-admins to /dashboard.
 import * as Tabs from "@radix-ui/react-tabs";
 import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { BookingsTab } from "../admin/BookingsTab";
 import { ClientsTab } from "../admin/ClientsTab";
 import { AdminHead } from "../admin/AdminHead";

@@ -2,7 +2,7 @@
 // /admin, everyone else to /dashboard). Also the landing of the emailed links: ?confirmed=1
 // after email confirmation, ?reset=<token> to choose a new password.
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { ApiError, POST } from "../lib/api";
 import { flashAfterRedirect } from "../lib/flash";
 import { authRules } from "../lib/AuthForms";

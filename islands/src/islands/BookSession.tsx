@@ -5,7 +5,7 @@
 // says the booking is being confirmed and asks the API again until the webhook has landed.
 // The parts are in ../client/BookingParts.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { type Confirmation, ConfirmationNote, CreditsBar, NoCredits, Scheduler } from "../client/BookingParts";
 import { GET } from "../lib/api";
 import type { BookSessionView } from "../api/types";

@@ -5,7 +5,7 @@
 // and 'This wasn't me'. The parts are in ../client; the data in ../client/useDashboard.
 // Signed-out visitors go to /auth, admins to /admin.
 import { useId, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import { CreditsCard } from "../client/CreditsCard";
 import { EmailLanguage } from "../client/EmailLanguage";
 import { PaymentHistory } from "../client/PaymentHistory";

@@ -1,7 +1,7 @@
 // Sign-in and sign-up forms with the spec's rules and messages (§5, §8; ./auth-rules), shared
 // by the /auth page and the purchase dialog (which words its success toasts differently).
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "./toast";
 import { ApiError } from "./api";
 import type { SignInValues, SignUpValues } from "./auth-rules";
 import { flashAfterRedirect } from "./flash";

@@ -1,6 +1,6 @@
 // A toast that survives a redirect: /auth signs in, then goes to /dashboard or /admin at once,
 // so its 'Welcome back!' is shown by the page it lands on (spec §8's texts, long enough to read).
-import { toast } from "sonner";
+import { toast } from "./toast";
 
 const KEY = "flash-toast";
 /** Long enough to read a title and a sentence (sonner's default is 4 s). */

@@ -1,19 +1,15 @@
 // Turns a component into an island module's `mount(element, props)`.
 import { type ComponentType, StrictMode, useEffect } from "react";
 import { createRoot } from "react-dom/client";
-import { Toaster } from "sonner";
 import { showFlash } from "./flash";
 import { setCoachTimeZone } from "./format";
-import { type Namespace, dir, loadMessages, t } from "./i18n";
+import { type Namespace, loadMessages } from "./i18n";
 import { setDefaultValidityMonths } from "./site-settings";
+import { Toasts } from "./toast";
 
 /** A toast the previous page left for this one (e.g. 'Welcome back!' after /auth). */
 function Flash() {
-  // After the Toaster (an earlier sibling) has subscribed to the toast store.
-  useEffect(() => {
-    const t = setTimeout(showFlash, 0);
-    return () => clearTimeout(t);
-  }, []);
+  useEffect(showFlash, []);
   return null;
 }
 
@@ -45,16 +41,7 @@ function render<P extends object>(Component: ComponentType<P>, el: HTMLElement, 
     <StrictMode>
       <Component {...props} />
       <Ready root={el} />
-      {/* Bottom: a toast never covers the header and its Book Discovery Call button; at the
-          end of the line (the left on an Arabic page). */}
-      <Toaster
-        position={dir() === "rtl" ? "bottom-left" : "bottom-right"}
-        dir={dir()}
-        richColors
-        closeButton
-        containerAriaLabel={t("common.toast.region")}
-        toastOptions={{ closeButtonAriaLabel: t("common.toast.close") }}
-      />
+      <Toasts />
       <Flash />
     </StrictMode>,
   );

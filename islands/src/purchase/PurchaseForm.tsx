@@ -2,7 +2,7 @@
 // account has one) and Phone Number, each required. Loaded with its rules (zod) on demand by
 // the purchase dialog, like the sign-in forms.
 import { useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../lib/toast";
 import * as z from "zod/mini";
 import type { PurchaseBody } from "../api/types";
 import { ApiError, POST } from "../lib/api";

@@ -2,7 +2,7 @@
 // changes it (deactivate or reactivate, after a confirm prompt), apart from the profile so the
 // destructive button never sits beside Save.
 import { Suspense, useId, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { ClientDetailView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { shortDate } from "../../lib/format";

@@ -1,7 +1,7 @@
 // The client page's credits: the totals, the credits by lot with their last day (Extend), an
 // adjustment with a reason, and the ledger.
 import { useId } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { AdjustCreditsBody, ClientDetailView, Complete, LedgerEntryView, LotView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { shortDate } from "../../lib/format";

@@ -1,7 +1,7 @@
 // Extend a lot: a later last day for its credits and the reason, kept with the lot
 // (POST /api/admin/lots/{id}/extend). The 14-day reminder goes again before the new day.
 import { useId, useMemo, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { Complete, ExtendLotBody, LotView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { coachTimeZone, credits, shortDate } from "../../lib/format";

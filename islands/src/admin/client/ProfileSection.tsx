@@ -2,7 +2,7 @@
 // form. Its rules (../client-page, with zod) load on the form's first focus or hover. The
 // account's access is in its own section at the end of the page (./AccountSection).
 import { useId } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { ClientDetailView, Complete, EditProfileBody } from "../../api/types";
 import { ApiError, PUT } from "../../lib/api";
 import { shortDate } from "../../lib/format";

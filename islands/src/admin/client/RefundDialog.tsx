@@ -3,7 +3,7 @@
 // refunded, and shows both before the admin confirms (the form: ./RefundForm). An online payment's refund goes to
 // PayTabs; an offline one is recorded as done. The credits leave at once.
 import { useCallback, useEffect, useId, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { ClientPaymentView, Refundable, RefundRow } from "../../api/types";
 import { ApiError, GET } from "../../lib/api";
 import { formatMoney, sessions, shortDate } from "../../lib/format";

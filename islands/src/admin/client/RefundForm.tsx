@@ -2,7 +2,7 @@
 // payment's suggestion a click away) and a reason. The confirm button says what it will do.
 import { useEffect, useMemo, useState } from "react";
 import { useWatch } from "react-hook-form";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { ClientPaymentView, Refundable, RefundRow } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { credits, formatMoney } from "../../lib/format";

@@ -1,7 +1,7 @@
 // The client page's sessions: a late cancellation that kept its credit offers Waive (the credit
 // comes back, once, after a confirm prompt).
 import { Suspense, useId, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toast } from "../../lib/toast";
 import type { BookingView } from "../../api/types";
 import { ApiError, POST } from "../../lib/api";
 import { longDateTime } from "../../lib/format";
