@@ -24,6 +24,10 @@ pub struct IslandEntry {
     pub file: String,
     /// Chunks the island imports (for modulepreload).
     pub imports: Vec<String>,
+    /// Per language, the message chunks the island loads as it starts (for modulepreload on
+    /// a page in that language only: an island loads its page's language alone).
+    #[serde(default)]
+    pub messages: HashMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -60,9 +64,10 @@ impl Manifest {
             .collect()
     }
 
-    /// The `<head>` tags for a page that mounts `used` (island → when): the runtime, and
-    /// modulepreload links for the islands mounted on load and the chunks they import.
-    pub fn head_tags(&self, used: &BTreeMap<String, String>) -> String {
+    /// The `<head>` tags for a page in `lang` that mounts `used` (island → when): the runtime,
+    /// and modulepreload links for the islands mounted on load, the chunks they import and
+    /// their first messages in the page's language (so the texts do not wait for the code).
+    pub fn head_tags(&self, used: &BTreeMap<String, String>, lang: &str) -> String {
         let mut files = BTreeSet::new();
         for (name, when) in used {
             if when != "load" {
@@ -71,6 +76,7 @@ impl Manifest {
             if let Some(entry) = self.islands.get(name) {
                 files.insert(entry.file.clone());
                 files.extend(entry.imports.iter().cloned());
+                files.extend(entry.messages.get(lang).into_iter().flatten().cloned());
             }
         }
         let mut out = format!(
@@ -270,6 +276,10 @@ mod tests {
                 IslandEntry {
                     file: "AuthPage-B.js".into(),
                     imports: vec!["chunk-C.js".into()],
+                    messages: HashMap::from([
+                        ("en".into(), vec!["chunk-EN.js".into()]),
+                        ("ar".into(), vec!["chunk-AR.js".into()]),
+                    ]),
                 },
             )]),
             dist: PathBuf::new(),
@@ -357,7 +367,7 @@ mod tests {
             );
             let used = used_in(&html);
             assert_eq!(used["AuthPage"], when);
-            let tags = manifest().head_tags(&used);
+            let tags = manifest().head_tags(&used, "en");
             assert!(
                 tags.contains("src=\"/assets/islands/runtime-A.js\""),
                 "{tags}"
@@ -369,9 +379,25 @@ mod tests {
     #[test]
     fn head_tags_preload_the_island_and_its_chunks() {
         let names = used_in(r#"<div data-island="AuthPage" data-src="x" data-when="load">"#);
-        let tags = manifest().head_tags(&names);
+        let tags = manifest().head_tags(&names, "en");
         assert!(tags.contains("src=\"/assets/islands/runtime-A.js\""));
         assert!(tags.contains("modulepreload\" href=\"/assets/islands/AuthPage-B.js\""));
         assert!(tags.contains("href=\"/assets/islands/chunk-C.js\""));
+        assert!(
+            tags.contains("href=\"/assets/islands/chunk-EN.js\""),
+            "{tags}"
+        );
+        assert!(!tags.contains("chunk-AR.js"), "{tags}");
+    }
+
+    #[test]
+    fn an_arabic_page_preloads_the_arabic_messages_only() {
+        let names = used_in(r#"<div data-island="AuthPage" data-src="x" data-when="load">"#);
+        let tags = manifest().head_tags(&names, "ar");
+        assert!(
+            tags.contains("href=\"/assets/islands/chunk-AR.js\""),
+            "{tags}"
+        );
+        assert!(!tags.contains("chunk-EN.js"), "{tags}");
     }
 }

@@ -1,6 +1,7 @@
 //! From a validated [`Library`] to HTML: which pages exist (the route table of spec §2), what
 //! each template sees, and the parallel render.
 
+pub mod links;
 mod page;
 pub mod plan;
 pub mod views;
@@ -397,7 +398,7 @@ impl Renderer<'_> {
             if !used.is_empty() {
                 html = html.replacen(
                     "</head>",
-                    &format!("{}</head>", manifest.head_tags(&used)),
+                    &format!("{}</head>", manifest.head_tags(&used, &self.locale.code)),
                     1,
                 );
             }
