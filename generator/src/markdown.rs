@@ -58,6 +58,16 @@ const BODY_IMAGE_SIZES: &str = "(min-width: 48rem) 46rem, calc(100vw - 2.5rem)";
 /// Renders Markdown. `/static/…` image and link targets are rewritten to their fingerprinted
 /// names through `assets`; headings get unique `id`s so `#anchors` work.
 pub fn render(source: &str, assets: &AssetMap) -> Rendered {
+    render_linked(source, assets, &|_| None)
+}
+
+/// [`render`], with the site's other links given by `localize` where it answers (a
+/// translation's links to the pages of its own language).
+pub fn render_linked(
+    source: &str,
+    assets: &AssetMap,
+    localize: &dyn Fn(&str) -> Option<String>,
+) -> Rendered {
     let mut events: Vec<Event> = Parser::new_ext(source, options()).collect();
     let mut used = HashSet::new();
     let mut plain = PlainText::default();
@@ -77,7 +87,7 @@ pub fn render(source: &str, assets: &AssetMap) -> Rendered {
             ) => plain.separate(),
             _ => {}
         }
-        link_asset(&mut events, i, assets);
+        link_asset(&mut events, i, assets, localize);
         i += 1;
     }
 
@@ -123,8 +133,14 @@ fn name_heading(events: &mut [Event], i: usize, used: &mut HashSet<String>) {
 }
 
 /// Points the image or link that starts at `i` at its fingerprinted asset; a photo of the
-/// site becomes its responsive `<img>`, alt text and all.
-fn link_asset(events: &mut Vec<Event>, i: usize, assets: &AssetMap) {
+/// site becomes its responsive `<img>`, alt text and all; another link of the site goes where
+/// `localize` says.
+fn link_asset(
+    events: &mut Vec<Event>,
+    i: usize,
+    assets: &AssetMap,
+    localize: &dyn Fn(&str) -> Option<String>,
+) {
     if let Event::Start(Tag::Image { dest_url, .. }) = &events[i]
         && let Some(image) = assets.images.get(dest_url)
     {
@@ -145,6 +161,10 @@ fn link_asset(events: &mut Vec<Event>, i: usize, assets: &AssetMap) {
         && let Some(hashed) = assets.lookup(dest_url)
     {
         *dest_url = CowStr::from(hashed.to_string());
+    } else if let Event::Start(Tag::Link { dest_url, .. }) = &mut events[i]
+        && let Some(localized) = localize(dest_url)
+    {
+        *dest_url = CowStr::from(localized);
     }
 }
 

@@ -274,6 +274,57 @@ fn the_language_switch_leads_to_the_same_page_or_its_nearest_translated_parent()
 }
 
 #[test]
+fn links_in_a_translation_lead_to_the_pages_of_its_language_where_they_exist() {
+    let site = bilingual();
+    site.write(
+        "content/resources/a-guide.md",
+        "---\ntitle: \"A Guide\"\ndescription: \"How to.\"\ncategory: Guides\ncreated_at: 2026-01-10\n---\n[Contact](/contact).\n",
+    );
+    site.write(
+        "content/resources/a-guide.ar.md",
+        "---\ntitle: \"دليل\"\ndescription: \"كيف.\"\ncategory: أدلة\n---\n\
+         [تواصل](/contact) و[المقال](/blog/first-post?from=guide) و[الثاني](/blog/second-post) \
+         و[من أنا](/about) و[الخدمة](/services/coaching-session/) و[الدليل](/resources/a-guide?x=1) \
+         و[الموقع](https://example.com/contact) و[الملف](/static/brochure.pdf) و[عربي](/ar/pricing) \
+         و[الأسئلة](/faq).\n",
+    );
+    let (dir, _) = build(&site);
+    let html = read(&dir, "ar/resources/a-guide/index.html");
+    let hrefs: Vec<&str> = html
+        .split("<a href=\"")
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    for expected in [
+        "/ar/contact",
+        // A post with its own slug in Arabic, the query kept.
+        "/ar/blog/al-maqal-al-awwal?from=guide",
+        // Not translated: the English pages, never an Arabic address that does not exist.
+        "/blog/second-post",
+        "/about",
+        "/ar/services/coaching-session",
+        "/ar/resources/a-guide?x=1",
+        "https://example.com/contact",
+        "/ar/pricing",
+        "/ar/faq",
+    ] {
+        assert!(hrefs.contains(&expected), "{expected} not in {hrefs:?}");
+    }
+    assert!(
+        !hrefs
+            .iter()
+            .any(|h| h.starts_with("/ar/ar") || h.starts_with("/ar/static")),
+        "{hrefs:?}"
+    );
+    // The English page's links stay as written.
+    let english = read(&dir, "resources/a-guide/index.html");
+    assert!(
+        english.contains("<a href=\"/contact\">Contact</a>"),
+        "{english}"
+    );
+}
+
+#[test]
 fn the_sitemap_lists_the_alternates_and_each_language_has_its_feed_and_404() {
     let site = bilingual();
     let (dir, _) = build(&site);

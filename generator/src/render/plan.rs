@@ -25,6 +25,7 @@ use crate::content::model::{BlogPostMeta, PackageType, ResourceMeta, Video};
 use crate::content::{Entry, Library, translation_path};
 use crate::locale::Locale;
 use crate::markdown;
+use crate::render::links::BodyLinks;
 
 pub struct Options<'a> {
     pub drafts: bool,
@@ -63,6 +64,8 @@ pub struct Planner<'a> {
     pub locales: &'a [Arc<Locale>],
     pub assets: &'a AssetMap,
     pub opts: &'a Options<'a>,
+    /// Where the links of this language's Markdown go (`None` for the default language).
+    pub links: Option<&'a BodyLinks>,
 }
 
 pub use crate::content::TEXT_ROUTES;
@@ -111,6 +114,14 @@ impl<'a> Planner<'a> {
             .collect()
     }
 
+    /// A body of the language planned as HTML, its links to the site's pages in its language.
+    fn markdown(&self, body: &str) -> markdown::Rendered {
+        match self.links {
+            Some(links) => markdown::render_linked(body, self.assets, &|href| links.localize(href)),
+            None => markdown::render(body, self.assets),
+        }
+    }
+
     /// An address of the site (`/contact`) in the language planned, or the default language's
     /// where that page is not translated.
     fn link(&self, path: &str) -> String {
@@ -138,7 +149,7 @@ impl<'a> Planner<'a> {
         if !self.published_post(&e.meta) {
             return None;
         }
-        let r = markdown::render(body, self.assets);
+        let r = self.markdown(body);
         let loc = self.locale;
         let card = views::blog_card(e, &r, loc);
         let description = e.meta.meta_description.as_deref().unwrap_or(&card.excerpt);
@@ -167,7 +178,7 @@ impl<'a> Planner<'a> {
         if !self.published_resource(&e.meta) {
             return None;
         }
-        let r = markdown::render(&e.body, self.assets);
+        let r = self.markdown(&e.body);
         let loc = self.locale;
         let alternates = self.family(e, |l| &l.resources, "/resources", |m| m.is_published);
         let article = views::resource_page(e, r, loc);
@@ -218,7 +229,7 @@ impl<'a> Planner<'a> {
             .services
             .par_iter()
             .filter(|e| e.meta.is_active || self.opts.drafts)
-            .map(|e| (e, markdown::render(&e.body, self.assets)))
+            .map(|e| (e, self.markdown(&e.body)))
             .collect();
         services.sort_by_key(|(e, _)| (e.meta.display_order, e.slug.clone()));
         let views: Vec<views::Service> = services
@@ -299,7 +310,7 @@ impl<'a> Planner<'a> {
             .collect();
         pages.push(match published(self.lib) {
             Some(a) => {
-                let r = markdown::render(&a.body, self.assets);
+                let r = self.markdown(&a.body);
                 Page::new(
                     &self.locale.path("/about"),
                     "about.html",
@@ -394,7 +405,7 @@ impl<'a> Planner<'a> {
             .take(FEED_LENGTH)
             .filter_map(|c| by_slug.get(c.slug.as_str()))
             .map(|e| {
-                let r = markdown::render(&e.body, self.assets);
+                let r = self.markdown(&e.body);
                 FeedItem {
                     title: e.meta.title.clone(),
                     path: self.locale.path(&format!("/blog/{}", e.slug)),
@@ -431,7 +442,7 @@ impl<'a> Planner<'a> {
             .events
             .iter()
             .filter(|e| e.meta.is_published || self.opts.drafts)
-            .map(|e| (e, markdown::render(&e.body, self.assets)))
+            .map(|e| (e, self.markdown(&e.body)))
             .collect();
         events.sort_by_key(|(e, _)| views::event_start(&e.meta, tz));
         let views: Vec<views::Event> = events
@@ -483,7 +494,7 @@ impl<'a> Planner<'a> {
             let item = views::FaqItem {
                 id: format!("faq-{}", i + 1),
                 question: &f.question,
-                answer_html: markdown::render(&f.answer, self.assets).html,
+                answer_html: self.markdown(&f.answer).html,
             };
             match groups.iter_mut().find(|g| g.category == f.category) {
                 Some(group) => group.items.push(item),
@@ -537,11 +548,8 @@ impl<'a> Planner<'a> {
     /// The terms and policies translated into the language planned.
     fn legal(&self, pages: &mut Vec<Page>) {
         for doc in &self.lib.legal {
-            let text = markdown::render(&doc.doc.body, self.assets);
-            let ar = doc
-                .arabic
-                .as_ref()
-                .map(|a| markdown::render(&a.body, self.assets));
+            let text = self.markdown(&doc.doc.body);
+            let ar = doc.arabic.as_ref().map(|a| self.markdown(&a.body));
             let description = doc
                 .doc
                 .meta

@@ -65,6 +65,8 @@ pub(super) struct Language {
     /// The context every template of this language shares.
     pub(super) base: Map<String, Value>,
     pub(super) chrome: render::Chrome,
+    /// Where the links of this language's Markdown go (`None` for the default language).
+    pub(super) body_links: Option<render::links::BodyLinks>,
 }
 
 /// Everything a render needs, loaded and validated (phase 1).
@@ -117,6 +119,7 @@ impl Loaded {
             locales: &self.locales,
             assets: &self.theme.assets,
             opts: &plan_opts,
+            links: self.languages[lang].body_links.as_ref(),
         })
     }
 
@@ -210,6 +213,7 @@ fn languages(library: &Library, theme: &Theme, locales: &Locales, opts: &Options
                 tera,
                 base,
                 chrome: render::Chrome::default(),
+                body_links: render::links::BodyLinks::new(library, locale, opts.drafts),
             }
         })
         .collect()
