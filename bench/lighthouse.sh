@@ -8,6 +8,7 @@
 #   bash bench/lighthouse.sh                              # starts target/release/devserver itself
 #   SITE=http://127.0.0.1:8000 bash bench/lighthouse.sh   # a `devserver` you run (demo accounts)
 #   RUNS=3 PAGES="/ /pricing" bash bench/lighthouse.sh    # median of 3 runs, some pages only
+#   LANG_PREFIX=/ar bash bench/lighthouse.sh               # the same pages in Arabic (/ar/…)
 #
 # Pages behind sign-in (/dashboard, /book-session, /admin) are measured signed in as the demo
 # client and admin that `devserver` creates on a new database. JSON reports are kept in
@@ -23,6 +24,17 @@ CONTENT_PAGES=(/ /about /work-with-me /resources /videos /events /testimonials /
   /services/coaching-session /blog/executive-presence-is-not-charisma /resources/delegation-decision-matrix)
 ISLAND_PAGES=(/pricing /group-team-coaching-pricing /auth /payment/success /dashboard /book-session /admin)
 read -r -a PAGES <<<"${PAGES:-${CONTENT_PAGES[*]} ${ISLAND_PAGES[*]}}"
+# Another language's pages: the same routes under its prefix (/ar/ for the home page). The
+# demo content gives no entry its own slug in Arabic, so the entries' addresses hold too.
+if [ -n "${LANG_PREFIX:-}" ]; then
+  for i in "${!PAGES[@]}"; do
+    case "${PAGES[$i]}" in
+      "$LANG_PREFIX"/*) ;;
+      /) PAGES[$i]="$LANG_PREFIX/" ;;
+      *) PAGES[$i]="$LANG_PREFIX${PAGES[$i]}" ;;
+    esac
+  done
+fi
 
 for tool in curl jq gzip; do
   command -v "$tool" >/dev/null || { echo "bench/lighthouse.sh needs $tool (apt-get install $tool)" >&2; exit 1; }
@@ -75,7 +87,7 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2
 
 printf '%-42s %5s %5s %5s %5s %8s %7s %6s\n' page perf a11y bp seo "LCP ms" "TBT ms" CLS
 for path in "${PAGES[@]}"; do
-  case "$path" in
+  case "${path#"${LANG_PREFIX:-}"}" in
     /dashboard | /book-session) cookies=$CLIENT_COOKIE ;;
     /admin*) cookies=$ADMIN_COOKIE ;;
     *) cookies= ;;
@@ -107,7 +119,7 @@ for path in "${PAGES[@]}"; do
 done
 
 # JS /pricing fetched before any interaction, as Lighthouse saw the page load.
-pricing=$(ls "$OUT"/pricing-1.json 2>/dev/null || true)
+pricing=$(ls "$OUT/$(echo "${LANG_PREFIX#/}" | sed 's|.$|&_|')pricing-1.json" 2>/dev/null || true)
 if [ -n "$pricing" ]; then
   total=0
   echo
