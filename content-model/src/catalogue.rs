@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 
 use crate::i18n::Languages;
 use crate::model::{Business, MAX_VALIDITY_MONTHS, Money, Package, PackageType, Settings};
+use crate::payments::PaymentMethod;
 use crate::yaml;
 
 /// Where the site publishes it, relative to the site's root: `https://<site>/catalogue.json`.
@@ -87,6 +88,15 @@ pub struct CataloguePackage {
     /// (and so left out of the file) on an English-only site. Use [`CataloguePackage::name_in`].
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
+    /// The PayTabs methods this package may be paid with, in the dialog's order (settings'
+    /// `payments`, narrowed by the package's own list and `instalments_from`). A file written
+    /// before methods existed offers cards.
+    #[serde(default = "cards_only")]
+    pub payment_methods: Vec<PaymentMethod>,
+}
+
+fn cards_only() -> Vec<PaymentMethod> {
+    vec![PaymentMethod::Creditcard]
 }
 
 impl From<&Package> for CataloguePackage {
@@ -100,6 +110,7 @@ impl From<&Package> for CataloguePackage {
             validity_months: p.validity_months,
             is_active: p.is_active,
             names: BTreeMap::new(),
+            payment_methods: cards_only(),
         }
     }
 }
@@ -147,6 +158,7 @@ impl Catalogue {
         packages: &[Package],
         translations: &[(&str, &[Package])],
     ) -> Catalogue {
+        let payments = &settings.payments;
         let settings = CatalogueSettings {
             site_name: settings.site_info.site_name.clone(),
             currency: settings.currency.clone(),
@@ -158,7 +170,13 @@ impl Catalogue {
             default_validity_months: settings.credits.default_validity_months,
             business: settings.business.clone(),
         };
-        let mut packages: Vec<CataloguePackage> = packages.iter().map(Into::into).collect();
+        let mut packages: Vec<CataloguePackage> = packages
+            .iter()
+            .map(|p| CataloguePackage {
+                payment_methods: payments.offered(p.price, &p.payment_methods),
+                ..p.into()
+            })
+            .collect();
         for (lang, translated) in translations {
             for p in packages.iter_mut() {
                 if let Some(t) = translated.iter().find(|t| t.id == p.id)

@@ -5,10 +5,11 @@
 //! of `packages.yaml` and reads the coach's settings) share one definition, and so that the
 //! `site` command can in turn run the API in-process for local use without a dependency cycle.
 //! `catalogue` is the part of it the site publishes for the API (`/catalogue.json`); `i18n`
-//! reads texts written in several languages.
+//! reads texts written in several languages; `payments` the ways a client may pay online.
 
 pub mod catalogue;
 pub mod diagnostics;
 pub mod i18n;
 pub mod model;
+pub mod payments;
 pub mod yaml;

@@ -55,6 +55,10 @@ pub struct Settings {
     /// the contact address and no tax id.
     #[serde(default)]
     pub business: Option<Business>,
+    /// The ways clients pay online (`payments:`): the PayTabs profile's methods, and from which
+    /// price instalments are offered. Absent: cards only.
+    #[serde(default)]
+    pub payments: PaymentSettings,
 }
 
 /// The business behind the receipts: registered name, address and Egyptian tax registration
@@ -97,6 +101,44 @@ impl Default for CreditSettings {
         CreditSettings {
             default_validity_months: 6,
         }
+    }
+}
+
+/// `payments:` in settings.yaml.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PaymentSettings {
+    /// The methods the coach's PayTabs profile has switched on, in the order the purchase
+    /// dialog lists them.
+    pub paytabs: Vec<crate::payments::PaymentMethod>,
+    /// Instalment methods are offered only on packages of at least this price (in the site's
+    /// currency); absent, on every package.
+    pub instalments_from: Option<Money>,
+}
+
+impl Default for PaymentSettings {
+    fn default() -> Self {
+        PaymentSettings {
+            paytabs: vec![crate::payments::PaymentMethod::Creditcard],
+            instalments_from: None,
+        }
+    }
+}
+
+impl PaymentSettings {
+    /// The methods a package of `price` offers: the profile's, narrowed to the package's own
+    /// list when it has one, without instalments below `instalments_from`.
+    pub fn offered(
+        &self,
+        price: Money,
+        only: &[crate::payments::PaymentMethod],
+    ) -> Vec<crate::payments::PaymentMethod> {
+        self.paytabs
+            .iter()
+            .copied()
+            .filter(|m| only.is_empty() || only.contains(m))
+            .filter(|m| !m.is_instalments() || self.instalments_from.is_none_or(|min| price >= min))
+            .collect()
     }
 }
 
@@ -353,6 +395,10 @@ pub struct Package {
     pub is_active: bool,
     #[serde(default)]
     pub display_order: i32,
+    /// The only methods this package may be paid with (PayTabs codes, e.g. `[creditcard,
+    /// valu]`), among those the settings' `payments.paytabs` lists. Empty: all of those.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub payment_methods: Vec<crate::payments::PaymentMethod>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -753,6 +799,28 @@ impl Serialize for Money {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_package_offers_the_profiles_methods_narrowed_and_instalments_from_the_amount() {
+        use crate::payments::PaymentMethod::*;
+        let settings = PaymentSettings {
+            paytabs: vec![Creditcard, Meezaqr, Applepay, Valu, Souhoola],
+            instalments_from: Some(Money(900_000)),
+        };
+        assert_eq!(
+            settings.offered(Money(450_000), &[]),
+            vec![Creditcard, Meezaqr, Applepay]
+        );
+        assert_eq!(
+            settings.offered(Money(900_000), &[]),
+            vec![Creditcard, Meezaqr, Applepay, Valu, Souhoola]
+        );
+        // A package's own list narrows the profile's; a method the profile lacks stays out.
+        assert_eq!(
+            settings.offered(Money(2_025_000), &[Creditcard, Valu, Aman]),
+            vec![Creditcard, Valu]
+        );
+    }
 
     #[test]
     fn a_tax_id_is_nine_digits_with_optional_dashes_or_spaces() {

@@ -31,6 +31,85 @@ struct Pending {
     /// `A`, `D`, `C` once the customer chose; `None` before.
     result: Option<&'static str>,
     tran_ref: String,
+    /// How the customer paid (PayTabs' method code), and the card number for a card.
+    paid_with: Option<(String, String)>,
+}
+
+/// The methods of PayTabs' `payment_methods` parameter, with the names its page gives them.
+const METHODS: [(&str, &str); 9] = [
+    ("creditcard", "Card"),
+    ("meezaqr", "Meeza QR"),
+    ("applepay", "Apple Pay"),
+    ("valu", "valU"),
+    ("souhoola", "Souhoola"),
+    ("forsa", "Forsa"),
+    ("halan", "Halan"),
+    ("installment", "NBE Installment"),
+    ("aman", "Aman"),
+];
+
+/// Whether a request's `payment_methods`, when it has them, are a list of PayTabs' codes.
+fn methods_known(request: &Value) -> bool {
+    request.get("payment_methods").is_none_or(|methods| {
+        methods.as_array().is_some_and(|list| {
+            !list.is_empty()
+                && list
+                    .iter()
+                    .all(|m| METHODS.iter().any(|(code, _)| m == code))
+        })
+    })
+}
+
+/// The methods a payment request lets its page offer: its `payment_methods`, or all.
+fn offered(request: &Value) -> Vec<&'static str> {
+    match request["payment_methods"].as_array() {
+        Some(list) => METHODS
+            .iter()
+            .map(|(code, _)| *code)
+            .filter(|code| list.iter().any(|m| m == code))
+            .collect(),
+        None => METHODS.iter().map(|(code, _)| *code).collect(),
+    }
+}
+
+/// `payment_info` as PayTabs reports it for a payment made with `method` (a card by its
+/// number: 5078… Meeza, 4… Visa, 5… Mastercard).
+fn payment_info(method: &str, card: &str) -> Value {
+    let digits: String = card.chars().filter(char::is_ascii_digit).collect();
+    let masked = if digits.len() >= 10 {
+        format!(
+            "{} {}## #### {}",
+            &digits[..4],
+            &digits[4..6],
+            &digits[digits.len() - 4..]
+        )
+    } else {
+        "4111 11## #### 1111".into()
+    };
+    let scheme = if digits.starts_with("5078") {
+        "Meeza"
+    } else if digits.starts_with('5') {
+        "MasterCard"
+    } else {
+        "Visa"
+    };
+    match method {
+        "creditcard" => {
+            json!({"payment_method": scheme, "card_type": "Debit", "card_scheme": scheme,
+                                "payment_description": masked})
+        }
+        "applepay" => {
+            json!({"payment_method": "ApplePay", "card_type": "Credit", "card_scheme": "Visa",
+                              "payment_description": "4111 11## #### 1111"})
+        }
+        "meezaqr" => json!({"payment_method": "MeezaQR", "payment_description": "Meeza QR"}),
+        "valu" => json!({"payment_method": "valU", "payment_description": "valU 6 months"}),
+        "souhoola" => json!({"payment_method": "Souhoola"}),
+        "forsa" => json!({"payment_method": "Forsa"}),
+        "halan" => json!({"payment_method": "Halan"}),
+        "installment" => json!({"payment_method": "NBE Installment", "card_scheme": "Visa"}),
+        other => json!({"payment_method": other}),
+    }
 }
 
 pub struct StandIn {
@@ -121,30 +200,12 @@ async fn request(
     {
         return refund(&s, &body);
     }
+    if let Some((code, message)) = invalid_sale(&body) {
+        return refuse(StatusCode::BAD_REQUEST, code, &message);
+    }
     let cart_id = body["cart_id"].as_str().unwrap_or("");
-    if cart_id.is_empty() || cart_id.len() > 64 {
-        return refuse(StatusCode::BAD_REQUEST, 113, "Cart ID is invalid");
-    }
-    if body["cart_currency"].as_str() != Some("EGP") {
-        return refuse(StatusCode::BAD_REQUEST, 206, "Invalid currency code");
-    }
     let amount = body["cart_amount"].as_f64().unwrap_or(0.0);
-    if !(0.01..=9_999_999_999.99).contains(&amount) {
-        return refuse(StatusCode::BAD_REQUEST, 207, "Invalid cart amount");
-    }
     let description = body["cart_description"].as_str().unwrap_or("");
-    if description.is_empty() || description.len() > 128 {
-        return refuse(StatusCode::BAD_REQUEST, 208, "Invalid cart description");
-    }
-    for field in ["callback", "return"] {
-        if !body[field].as_str().is_some_and(|u| u.starts_with("http")) {
-            return refuse(
-                StatusCode::BAD_REQUEST,
-                210,
-                &format!("Invalid {field} URL"),
-            );
-        }
-    }
     let mut all = s.transactions.lock().unwrap();
     if all.values().any(|p| {
         p.request["cart_id"] == body["cart_id"] && p.created.elapsed() < Duration::from_secs(120)
@@ -166,6 +227,7 @@ async fn request(
             created: Instant::now(),
             result: None,
             tran_ref: tran_ref.clone(),
+            paid_with: None,
         },
     );
     Json(json!({
@@ -176,6 +238,30 @@ async fn request(
         "merchantId": 1, "trace": "STANDIN.0002"
     }))
     .into_response()
+}
+
+/// What PayTabs refuses in a sale request, as its code and message: a cart id, currency,
+/// amount, description, method list or address it does not take.
+fn invalid_sale(body: &Value) -> Option<(i64, String)> {
+    let cart_id = body["cart_id"].as_str().unwrap_or("");
+    let amount = body["cart_amount"].as_f64().unwrap_or(0.0);
+    let description = body["cart_description"].as_str().unwrap_or("");
+    let bad_url = ["callback", "return"]
+        .into_iter()
+        .find(|field| !body[*field].as_str().is_some_and(|u| u.starts_with("http")));
+    if cart_id.is_empty() || cart_id.len() > 64 {
+        Some((113, "Cart ID is invalid".into()))
+    } else if body["cart_currency"].as_str() != Some("EGP") {
+        Some((206, "Invalid currency code".into()))
+    } else if !(0.01..=9_999_999_999.99).contains(&amount) {
+        Some((207, "Invalid cart amount".into()))
+    } else if description.is_empty() || description.len() > 128 {
+        Some((208, "Invalid cart description".into()))
+    } else if !methods_known(body) {
+        Some((225, "Payment method is not supported".into()))
+    } else {
+        bad_url.map(|field| (210, format!("Invalid {field} URL")))
+    }
 }
 
 /// A follow-up refund: only of an approved sale, in its currency, never more than the sale
@@ -294,8 +380,10 @@ fn transaction_json(s: &StandIn, p: &Pending) -> Value {
         "tran_type": "Sale", "tran_class": "ECom", "customer_details": r["customer_details"],
         "payment_result": {"response_status": status, "response_code": code, "response_message": message,
                            "transaction_time": chrono::Utc::now().to_rfc3339()},
-        "payment_info": {"payment_method": "Visa", "card_type": "Credit", "card_scheme": "Visa",
-                         "payment_description": "4111 11## #### 1111"},
+        "payment_info": match &p.paid_with {
+            Some((method, card)) => payment_info(method, card),
+            None => payment_info("creditcard", ""),
+        },
         "ipn_trace": "STANDIN.IPN"
     })
 }
@@ -359,13 +447,23 @@ async fn page(State(s): State<Arc<StandIn>>, Path(tran_ref): Path<String>) -> Re
 <body style=\"font-family:system-ui,sans-serif;background:#eef1f6;margin:0\"><main style=\"max-width:28rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:12px\">\
 <p style=\"color:#b45309;font-size:.85rem\">Local PayTabs stand-in: no real payment is made.</p>\
 <h1 style=\"font-size:1.3rem\">{description}</h1><p>Amount: <strong>{amount} EGP</strong></p>\
-<form method=\"post\"><label>Card number <input name=\"card\" value=\"4111 1111 1111 1111\" autocomplete=\"off\" style=\"width:100%\"></label>\
+<form method=\"post\"><fieldset><legend>Pay with</legend>{methods}</fieldset>\
+<p><label>Card number <input name=\"card\" value=\"4111 1111 1111 1111\" autocomplete=\"off\" style=\"width:100%\"></label></p>\
 <p><label>Expiry <input name=\"expiry\" value=\"12/30\" size=\"6\"></label> <label>CVV <input name=\"cvv\" value=\"123\" size=\"4\"></label></p>\
 <p><button name=\"action\" value=\"approve\" data-action=\"approve\">Approve</button> \
 <button name=\"action\" value=\"decline\" data-action=\"decline\">Decline</button> \
 <button name=\"action\" value=\"cancel\" data-action=\"cancel\">Cancel</button></p></form></main></body></html>",
         amount = format!("{:.2}", r["cart_amount"].as_f64().unwrap_or(0.0)),
-        description = escape(r["cart_description"].as_str().unwrap_or(""))
+        description = escape(r["cart_description"].as_str().unwrap_or("")),
+        methods = offered(r)
+            .iter()
+            .enumerate()
+            .map(|(i, code)| {
+                let name = METHODS.iter().find(|(c, _)| c == code).map_or(*code, |(_, n)| n);
+                let checked = if i == 0 { " checked" } else { "" };
+                format!("<label style=\"display:block\"><input type=\"radio\" name=\"method\" value=\"{code}\"{checked}> {name}</label>")
+            })
+            .collect::<String>()
     ))
     .into_response()
 }
@@ -373,6 +471,42 @@ async fn page(State(s): State<Arc<StandIn>>, Path(tran_ref): Path<String>) -> Re
 #[derive(Deserialize)]
 struct Decision {
     action: String,
+    /// The method chosen on the page (one of those offered; the first when absent).
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default)]
+    card: Option<String>,
+}
+
+/// Records the customer's choice on the page once (the method must be one offered), and
+/// answers the transaction as it now is; a page not found or a method not offered is refused.
+fn record_decision(
+    s: &StandIn,
+    tran_ref: &str,
+    letter: &'static str,
+    d: &Decision,
+) -> Result<Pending, (StatusCode, &'static str)> {
+    let refused = |status, text| Err((status, text));
+    let mut all = s.transactions.lock().unwrap();
+    let Some(p) = all.get_mut(tran_ref) else {
+        return refused(StatusCode::NOT_FOUND, "Payment page not found");
+    };
+    if p.result.is_none() {
+        let offered = offered(&p.request);
+        let chosen = d
+            .method
+            .as_deref()
+            .unwrap_or(offered.first().copied().unwrap_or(""));
+        if !offered.contains(&chosen) {
+            return refused(
+                StatusCode::BAD_REQUEST,
+                "This payment method is not offered",
+            );
+        }
+        p.result = Some(letter);
+        p.paid_with = Some((chosen.to_string(), d.card.clone().unwrap_or_default()));
+    }
+    Ok(p.clone())
 }
 
 async fn decide(
@@ -385,19 +519,9 @@ async fn decide(
         "decline" => "D",
         _ => "C",
     };
-    let pending = {
-        let mut all = s.transactions.lock().unwrap();
-        let Some(p) = all.get_mut(&tran_ref) else {
-            return (
-                StatusCode::NOT_FOUND,
-                Html("<h1>Payment page not found</h1>".to_string()),
-            )
-                .into_response();
-        };
-        if p.result.is_none() {
-            p.result = Some(letter);
-        }
-        p.clone()
+    let pending = match record_decision(&s, &tran_ref, letter, &d) {
+        Ok(p) => p,
+        Err((status, text)) => return (status, Html(format!("<h1>{text}</h1>"))).into_response(),
     };
     let callback = pending.request["callback"]
         .as_str()

@@ -85,6 +85,11 @@ pub struct OnlinePurchase<'a> {
     pub package_id: &'a str,
     /// The package's `validity_months` from the purchase.
     pub validity: &'a Validity,
+    /// How the client paid, as the provider reported it ([`Transaction::method`]: `card`,
+    /// `meeza`, `meezaqr`, `applepay`, `valu`…): the record's `payment_method`.
+    ///
+    /// [`Transaction::method`]: crate::providers::paytabs::Transaction::method
+    pub method: &'a str,
 }
 
 /// Adds the purchase's credits and its history record, once per `tran_ref`: what the ledger
@@ -113,7 +118,7 @@ pub async fn record_online_purchase(
     if applied == Applied::Yes {
         sqlx::query(
             "INSERT INTO payment_records (id, client_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, notes, recorded_by, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, 'card', $7, $8, NULL, $6)",
+             VALUES ($1, $2, $3, $4, $5, $6, $9, $7, $8, NULL, $6)",
         )
         .bind(&id)
         .bind(purchase.client_id)
@@ -123,6 +128,7 @@ pub async fn record_online_purchase(
         .bind(purchase.paid_at)
         .bind(purchase.tran_ref)
         .bind(format!("Online purchase, package {}", purchase.package_id))
+        .bind(purchase.method)
         .execute(&mut *conn)
         .await?;
         return Ok((applied, Some(id)));

@@ -184,22 +184,32 @@ pub fn ar_sessions_alone(n: i64) -> String {
     }
 }
 
-/// A payment method as stored (`bank_transfer`), as a receipt names it.
+/// A payment method as stored (`bank_transfer`, or how an online payment was made:
+/// `meezaqr`, `valu`…), as a receipt names it.
 pub fn payment_method(lang: Language, method: &str) -> String {
-    let arabic = match method {
-        "cash" => "نقدًا",
-        "card" => "بطاقة",
-        "credit_card" => "بطاقة ائتمان",
-        "bank_transfer" => "تحويل بنكي",
-        "check" => "شيك",
-        "paypal" => "PayPal",
-        "paytabs" => "بطاقة (دفع إلكتروني)",
-        "other" => "أخرى",
-        _ => "",
+    let (english, arabic) = match method {
+        "cash" => ("cash", "نقدًا"),
+        "card" => ("card", "بطاقة"),
+        "credit_card" => ("credit card", "بطاقة ائتمان"),
+        "bank_transfer" => ("bank transfer", "تحويل بنكي"),
+        "check" => ("check", "شيك"),
+        "paypal" => ("PayPal", "PayPal"),
+        "paytabs" => ("paytabs", "بطاقة (دفع إلكتروني)"),
+        "other" => ("other", "أخرى"),
+        "meeza" => ("Meeza", "بطاقة ميزة"),
+        "meezaqr" => ("Meeza QR", "ميزة QR"),
+        "applepay" => ("Apple Pay", "Apple Pay"),
+        "valu" => ("valU instalments", "تقسيط valU"),
+        "souhoola" => ("Souhoola instalments", "تقسيط سهولة"),
+        "forsa" => ("Forsa instalments", "تقسيط فرصة"),
+        "halan" => ("Halan instalments", "تقسيط حالًا"),
+        "installment" => ("NBE instalments", "تقسيط البنك الأهلي المصري"),
+        "aman" => ("Aman", "أمان"),
+        _ => return method.replace('_', " "),
     };
     match lang {
-        Language::Ar if !arabic.is_empty() => arabic.into(),
-        _ => method.replace('_', " "),
+        Language::Ar => arabic.into(),
+        _ => english.into(),
     }
 }
 
@@ -279,5 +289,7 @@ mod tests {
             "bank transfer"
         );
         assert_eq!(payment_method(Language::Ar, "barter"), "barter");
+        assert_eq!(payment_method(Language::En, "meezaqr"), "Meeza QR");
+        assert_eq!(payment_method(Language::Ar, "valu"), "تقسيط valU");
     }
 }

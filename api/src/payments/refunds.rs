@@ -41,6 +41,16 @@ pub struct Refundable {
     sale_tran_ref: Option<String>,
 }
 
+/// The admin's offline methods that no online payment is recorded with.
+const OFFLINE_ONLY_METHODS: [&str; 6] = [
+    "cash",
+    "bank_transfer",
+    "check",
+    "paypal",
+    "other",
+    "credit_card",
+];
+
 #[derive(sqlx::FromRow)]
 struct PaymentRow {
     id: String,
@@ -56,10 +66,11 @@ struct PaymentRow {
     refunded: i64,
 }
 
-/// An online purchase's record is written by `record_online_purchase`: method `card`, the
-/// sale's `tran_ref` as reference and "Online purchase, …" as note.
+/// An online purchase's record is written by `record_online_purchase`: the method PayTabs
+/// reported (never one of the admin's offline methods but `card`), the sale's `tran_ref` as
+/// reference and "Online purchase, …" as note.
 fn is_online(row: &PaymentRow) -> bool {
-    row.payment_method == "card"
+    !OFFLINE_ONLY_METHODS.contains(&row.payment_method.as_str())
         && row.reference_number.is_some()
         && row
             .notes

@@ -155,6 +155,7 @@ async fn credit(
         .as_ref()
         .map_or(ctx.site.default_validity_months, |p| p.validity_months);
     let validity = Validity::months_from(ctx.now, months, ctx.site.time_zone);
+    let method = tx_result.method();
     let purchase = OnlinePurchase {
         client_id: &order.client_id,
         amount: Money(order.amount),
@@ -164,6 +165,7 @@ async fn credit(
         tran_ref: &tx_result.tran_ref,
         package_id: &order.package_id,
         validity: &validity,
+        method: &method,
     };
     let record_id = match record_online_purchase(conn, ctx.backend, &purchase).await? {
         (Applied::NoAccount, _) => {

@@ -32,6 +32,9 @@ pub struct PageRequest<'a> {
     pub customer_ip: &'a str,
     pub callback_url: &'a str,
     pub return_url: &'a str,
+    /// PayTabs' codes of the methods the hosted page may offer (`payment_methods`); empty:
+    /// the profile's own.
+    pub payment_methods: &'a [&'a str],
 }
 
 /// A follow-up `refund` of an approved sale (docs/integrations.md §1.3: `tran_type` refund with the
@@ -84,9 +87,44 @@ pub struct Transaction {
     #[serde(default)]
     pub previous_tran_ref: Option<String>,
     pub payment_result: PaymentResult,
+    /// How the customer paid (`payment_method`: "Visa", "MeezaQR", "ApplePay", "valU"…).
+    #[serde(default)]
+    pub payment_info: Option<PaymentInfo>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PaymentInfo {
+    #[serde(default)]
+    pub payment_method: Option<String>,
+    #[serde(default)]
+    pub card_scheme: Option<String>,
 }
 
 impl Transaction {
+    /// How the customer paid, as our records name it: `card` (Visa, Mastercard and the other
+    /// card schemes), `meeza` (a Meeza card), or PayTabs' method code (`meezaqr`, `applepay`,
+    /// `valu`, `souhoola`, `forsa`, `halan`, `installment`, `aman`, or another, lower case).
+    /// `card` when PayTabs does not say.
+    pub fn method(&self) -> String {
+        let info = self.payment_info.as_ref();
+        let said = info
+            .and_then(|i| i.payment_method.as_deref())
+            .or_else(|| info.and_then(|i| i.card_scheme.as_deref()))
+            .unwrap_or("");
+        let token: String = said
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(32)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        match token.as_str() {
+            "" | "visa" | "mastercard" | "amex" | "americanexpress" | "mada" | "unionpay"
+            | "creditcard" => "card".into(),
+            "nbeinstallment" | "nbeinstallments" | "nbe" => "installment".into(),
+            _ => token,
+        }
+    }
+
     /// PayTabs spells types in mixed case ("Refund", "refund").
     pub fn is_refund(&self) -> bool {
         self.tran_type
@@ -153,7 +191,7 @@ impl PayTabs {
 
     /// `/payment/request`: returns `(tran_ref, redirect_url)`.
     pub async fn create_page(&self, r: &PageRequest<'_>) -> Result<(String, String), CreateError> {
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "profile_id": self.config.profile_id,
             "tran_type": "sale",
             "tran_class": "ecom",
@@ -170,6 +208,9 @@ impl PayTabs {
             "callback": r.callback_url,
             "return": r.return_url,
         });
+        if !r.payment_methods.is_empty() {
+            body["payment_methods"] = serde_json::json!(r.payment_methods);
+        }
         let (status, answer) = self
             .post("/payment/request", &body)
             .await
@@ -374,6 +415,31 @@ mod tests {
     #[test]
     fn php_encoding_matches_http_build_query() {
         assert_eq!(php_encode("a b*c~d@e"), "a+b%2Ac%7Ed%40e");
+    }
+
+    #[test]
+    fn the_method_paid_with_is_named_as_our_records_name_it() {
+        let paid = |method: &str| {
+            let tx: Transaction = serde_json::from_value(serde_json::json!({
+                "tran_ref": "T", "cart_id": "c", "payment_result": {"response_status": "A"},
+                "payment_info": {"payment_method": method, "card_scheme": "Visa"}
+            }))
+            .unwrap();
+            tx.method()
+        };
+        assert_eq!(paid("Visa"), "card");
+        assert_eq!(paid("MasterCard"), "card");
+        assert_eq!(paid("Meeza"), "meeza");
+        assert_eq!(paid("MeezaQR"), "meezaqr");
+        assert_eq!(paid("ApplePay"), "applepay");
+        assert_eq!(paid("valU"), "valu");
+        assert_eq!(paid("NBE Installment"), "installment");
+        assert_eq!(paid("<script>x</script>"), "scriptxscript");
+        let bare: Transaction = serde_json::from_value(serde_json::json!({
+            "tran_ref": "T", "cart_id": "c", "payment_result": {"response_status": "A"}
+        }))
+        .unwrap();
+        assert_eq!(bare.method(), "card");
     }
 
     #[test]

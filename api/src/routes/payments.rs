@@ -17,6 +17,7 @@ use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};
 use crate::payments::{catalogue, orders, settle};
 use crate::providers::paytabs::{self, CreateError, PageRequest, Transaction};
 use crate::state::AppState;
+use content_model::payments::PaymentMethod;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -51,6 +52,11 @@ pub struct PurchaseRequest {
     /// refused (409). Without it, the newest catalogue the API has prices the purchase.
     #[schema(max_length = 64, pattern = "^[A-Za-z0-9_-]+$")]
     catalogue_version: Option<String>,
+    /// How the client will pay: a PayTabs method code the package offers (its
+    /// `payment_methods` in `/catalogue.json`: `creditcard`, `meezaqr`, `applepay`, `valu`…).
+    /// Without it, PayTabs' page offers every method the package has.
+    #[schema(max_length = 32)]
+    payment_method: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -68,6 +74,7 @@ struct Purchase {
     sessions: u32,
     shown: Option<Money>,
     version: Option<String>,
+    method: Option<PaymentMethod>,
 }
 
 impl TryFrom<PurchaseRequest> for Purchase {
@@ -102,6 +109,13 @@ impl TryFrom<PurchaseRequest> for Purchase {
         let sessions = body
             .sessions
             .ok_or_else(|| AppError::field("sessions", "sessions is required"))?;
+        let method = match optional(body.payment_method) {
+            None => None,
+            Some(code) => Some(
+                PaymentMethod::parse(&code)
+                    .ok_or_else(|| AppError::field("paymentMethod", "Unknown payment method"))?,
+            ),
+        };
         Ok(Purchase {
             name,
             email,
@@ -110,7 +124,24 @@ impl TryFrom<PurchaseRequest> for Purchase {
             sessions,
             shown: body.amount.read().and_then(Result::ok),
             version: optional(body.catalogue_version),
+            method,
         })
+    }
+}
+
+/// The methods PayTabs' page may offer: the one chosen, which the package must offer, or every
+/// one it does.
+fn methods_for(
+    package: &content_model::catalogue::CataloguePackage,
+    chosen: Option<PaymentMethod>,
+) -> Result<Vec<&'static str>, AppError> {
+    match chosen {
+        Some(m) if !package.payment_methods.contains(&m) => Err(AppError::field(
+            "paymentMethod",
+            "This payment method is not offered for this package",
+        )),
+        Some(m) => Ok(vec![m.code()]),
+        None => Ok(package.payment_methods.iter().map(|m| m.code()).collect()),
     }
 }
 
@@ -136,6 +167,7 @@ pub async fn create(
         version: purchase.version.as_deref(),
     };
     let package = catalogue::price(&state, &asked).await?;
+    let methods = methods_for(&package, purchase.method)?;
     let Some(paytabs) = &state.paytabs else {
         tracing::error!("a purchase was attempted but PayTabs is not configured");
         return Err(AppError::BadGateway(
@@ -174,6 +206,7 @@ pub async fn create(
         customer_ip: &ip,
         callback_url: &format!("{base}/api/payments/paytabs/callback"),
         return_url: &format!("{base}/api/payments/paytabs/return"),
+        payment_methods: &methods,
     };
     match paytabs.create_page(&request).await {
         Ok((tran_ref, redirect_url)) => {

@@ -18,6 +18,7 @@ mod keep_alive;
 mod languages;
 mod limits;
 mod lots;
+mod methods;
 mod needs_attention;
 mod newsletter;
 mod payments;

@@ -539,7 +539,10 @@ impl<'a> Planner<'a> {
                             intro,
                         },
                     )
-                    .with("packages", views::packages(&active, kind, self.locale))
+                    .with(
+                        "packages",
+                        views::packages(&active, kind, &self.site.settings.payments, self.locale),
+                    )
                     .with("catalogue_version", version),
             );
         }

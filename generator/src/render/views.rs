@@ -15,6 +15,7 @@ use crate::content::model::*;
 use crate::content::{Entry, LegalDoc};
 use crate::locale::Locale;
 use crate::markdown::{self, Rendered};
+use content_model::model::PaymentSettings;
 
 /// `Mar 01, 2026` (spec §9: MMM dd, yyyy): the English date; a page shows its language's,
 /// [`Locale::date`].
@@ -920,6 +921,11 @@ pub struct PackageCard<'a> {
     pub validity_months: u32,
     /// A highlighted card.
     pub is_featured: bool,
+    /// The methods it may be paid with (PayTabs codes, space-separated: the Buy Now button's
+    /// `data-payment-methods`), the settings' narrowed to the package's.
+    pub payment_methods: String,
+    /// Whether one of them is an instalment plan (the card says so).
+    pub instalments: bool,
 }
 
 /// The package cards of one type, with the per-unit price and the saving against the dearest
@@ -928,6 +934,7 @@ pub struct PackageCard<'a> {
 pub fn packages<'a>(
     all: &[&'a Package],
     kind: PackageType,
+    payments: &PaymentSettings,
     loc: &'a Locale,
 ) -> Vec<PackageCard<'a>> {
     let of_kind: Vec<&'a Package> = all
@@ -955,6 +962,7 @@ pub fn packages<'a>(
             } else {
                 (discount, savings)
             };
+            let methods = payments.offered(p.price, &p.payment_methods);
             let sessions_label = loc.text(match (kind, p.sessions) {
                 (PackageType::Group, _) => "pricing.group_hours",
                 (PackageType::Individual, 1) => "pricing.session",
@@ -978,6 +986,12 @@ pub fn packages<'a>(
                 features: &p.features,
                 validity_months: p.validity_months,
                 is_featured: p.is_featured,
+                payment_methods: methods
+                    .iter()
+                    .map(|m| m.code())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                instalments: methods.iter().any(|m| m.is_instalments()),
             }
         })
         .collect()
@@ -1015,6 +1029,7 @@ mod tests {
             is_featured: false,
             is_active: true,
             display_order: sessions as i32,
+            payment_methods: vec![],
         }
     }
 
@@ -1022,12 +1037,32 @@ mod tests {
     fn packages_compute_discount_and_savings_from_the_single_session_rate() {
         let (a, b) = (pkg("one", 1, 4500), pkg("five", 5, 20250));
         let en = crate::locale::english();
-        let cards = packages(&[&a, &b], PackageType::Individual, &en);
+        let payments = PaymentSettings::default();
+        let cards = packages(&[&a, &b], PackageType::Individual, &payments, &en);
         assert_eq!(cards[0].discount, 0);
         assert_eq!(cards[1].discount, 10);
         assert_eq!(cards[1].savings, 2250 * 100);
         assert_eq!(cards[1].price_per_session, 4050 * 100);
         assert_eq!(cards[1].sessions_label, "Sessions");
         assert_eq!(cards[0].sessions_label, "Session");
+        assert_eq!(cards[1].payment_methods, "creditcard");
+        assert!(!cards[1].instalments);
+    }
+
+    #[test]
+    fn a_card_names_its_methods_and_says_when_instalments_are_offered() {
+        use content_model::payments::PaymentMethod::*;
+        let (a, mut b) = (pkg("one", 1, 4500), pkg("five", 5, 20250));
+        b.payment_methods = vec![Creditcard, Valu];
+        let payments = PaymentSettings {
+            paytabs: vec![Creditcard, Meezaqr, Valu],
+            instalments_from: Some(Money(900_000)),
+        };
+        let en = crate::locale::english();
+        let cards = packages(&[&a, &b], PackageType::Individual, &payments, &en);
+        assert_eq!(cards[0].payment_methods, "creditcard meezaqr");
+        assert!(!cards[0].instalments);
+        assert_eq!(cards[1].payment_methods, "creditcard valu");
+        assert!(cards[1].instalments);
     }
 }

@@ -1270,6 +1270,12 @@ export interface components {
             isGuest?: boolean | null;
             /** @description `individual` or `group`. */
             packageType?: string | null;
+            /**
+             * @description How the client will pay: a PayTabs method code the package offers (its
+             *     `payment_methods` in `/catalogue.json`: `creditcard`, `meezaqr`, `applepay`, `valu`…).
+             *     Without it, PayTabs' page offers every method the package has.
+             */
+            paymentMethod?: string | null;
             /** Format: int32 */
             sessions?: number | null;
         };

@@ -7,6 +7,7 @@ import { PUT } from "../lib/api";
 import { receiptPath } from "../lib/client-views";
 import { credits, formatMoney, sessions, shortDate } from "../lib/format";
 import { t } from "../lib/i18n";
+import { methodLabel } from "../lib/payment-methods";
 
 function PaymentRow({ payment }: { payment: PaymentRecordView }) {
   const refund = payment.kind === "refund";
@@ -23,6 +24,7 @@ function PaymentRow({ payment }: { payment: PaymentRecordView }) {
       </div>
       <div className="client-payment__meta">
         <time dateTime={payment.paymentDate}>{shortDate(payment.paymentDate)}</time>
+        <span className="client-payment__method">{methodLabel(payment.paymentMethod)}</span>
         {payment.referenceNumber ? <span className="badge badge--outline client-payment__ref">#{payment.referenceNumber}</span> : null}
         <a className="client-payment__receipt" href={receiptPath(payment)}>
           {t("client.payments.receipt")}

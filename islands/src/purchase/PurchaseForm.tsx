@@ -1,13 +1,13 @@
 // The signed-in buyer's details before PayTabs (spec §2): Full Name, Email (locked when the
 // account has one) and Phone Number, each required. Loaded with its rules (zod) on demand by
 // the purchase dialog, like the sign-in forms.
-import { useState } from "react";
+import { useId, useState } from "react";
 import { toast } from "../lib/toast";
 import * as z from "zod/mini";
 import type { PurchaseBody } from "../api/types";
 import { ApiError, POST } from "../lib/api";
 import { Form, FormField, useZodForm } from "../lib/form";
-import { t } from "../lib/i18n";
+import { t, tMaybe } from "../lib/i18n";
 import { msg } from "../lib/validate";
 import { type Session, go } from "../lib/session";
 import { type ChosenPackage, publishedCatalogueVersion } from "./catalogue";
@@ -28,6 +28,8 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
     defaultValues: { name: session.profile.full_name, email: session.profile.email, phone: session.profile.phone ?? "" },
   });
   const emailLocked = Boolean(session.profile.email);
+  // How to pay: one of the package's methods (the first until the client picks another).
+  const [method, setMethod] = useState(pkg.methods[0]);
   // On its way to PayTabs: the buttons stay busy until the page leaves.
   const [leaving, setLeaving] = useState(false);
   const busy = form.formState.isSubmitting || leaving;
@@ -46,6 +48,7 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
         customerPhone: buyer.phone,
         isGuest: false,
         catalogueVersion,
+        paymentMethod: method,
       } satisfies PurchaseBody);
       if (!redirectUrl) throw new Error(t("purchase.error.noRedirect"));
       setLeaving(true);
@@ -72,6 +75,7 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
       <FormField<Buyer> name="phone" id="buy-phone" label={t("purchase.field.phone")}>
         <input className="input" type="tel" autoComplete="tel" required />
       </FormField>
+      {pkg.methods.length > 1 ? <MethodChoice methods={pkg.methods} value={method} onChange={setMethod} disabled={busy} /> : null}
       <div className="dialog-actions">
         <button type="button" className="btn btn--outline" onClick={onCancel} disabled={busy}>
           {t("common.cancel")}
@@ -81,5 +85,23 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
         </button>
       </div>
     </Form>
+  );
+}
+
+/** The package's ways to pay, as radio cards: the client's choice goes to PayTabs' page. */
+function MethodChoice({ methods, value, onChange, disabled }: { methods: string[]; value: string | undefined; onChange: (m: string) => void; disabled: boolean }) {
+  const name = useId();
+  return (
+    <fieldset className="choice-group" disabled={disabled}>
+      <legend className="field__label">{t("purchase.field.method")}</legend>
+      <div className="choice-group__options">
+        {methods.map((m) => (
+          <label key={m} className="choice">
+            <input type="radio" name={name} value={m} checked={value === m} onChange={() => onChange(m)} />
+            <span>{tMaybe(`purchase.method.${m}`) ?? m}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
   );
 }

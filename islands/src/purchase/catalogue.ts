@@ -12,6 +12,9 @@ export interface ChosenPackage {
   price: Money;
   /** The catalogue version the page was built with, when the button says (data-catalogue-version). */
   catalogueVersion?: string;
+  /** PayTabs' codes of the methods the package may be paid with, in the settings' order
+   * (data-payment-methods); empty on a page built before methods existed. */
+  methods: string[];
 }
 
 /** Reads the package a 'Buy Now' button describes. */
@@ -22,7 +25,8 @@ export function packageFrom(button: HTMLElement): ChosenPackage | null {
   const minor = Number(d.amount);
   if (!d.buyPackage || !d.packageName || !Number.isFinite(sessions) || !Number.isInteger(minor)) return null;
   const price = { minor, currency: "EGP" };
-  const chosen: ChosenPackage = { id: d.buyPackage, type: d.packageType === "group" ? "group" : "individual", name: d.packageName, sessions, price };
+  const methods = (d.paymentMethods ?? "").split(/\s+/).filter((m) => /^[a-z]{2,32}$/.test(m));
+  const chosen: ChosenPackage = { id: d.buyPackage, type: d.packageType === "group" ? "group" : "individual", name: d.packageName, sessions, price, methods };
   if (d.catalogueVersion) chosen.catalogueVersion = d.catalogueVersion;
   return chosen;
 }

@@ -50,7 +50,7 @@ const ROWS: &str = "
     SELECT 'payment' AS kind, pr.payment_date AS happened_at, r.number AS receipt,
            p.full_name AS client_name, p.email AS client_email, pr.sessions_purchased AS sessions,
            pr.amount AS amount, pr.currency AS currency,
-           CASE WHEN pr.recorded_by IS NULL THEN 'online_card' ELSE pr.payment_method END AS method,
+           CASE WHEN pr.recorded_by IS NULL THEN 'online_' || pr.payment_method ELSE pr.payment_method END AS method,
            pr.reference_number AS reference_number, a.full_name AS recorded_by, pr.id AS id
       FROM payment_records pr
       JOIN profiles p ON p.user_id = pr.client_id
@@ -61,7 +61,7 @@ const ROWS: &str = "
     SELECT 'refund' AS kind, rf.completed_at AS happened_at, r.number AS receipt,
            p.full_name AS client_name, p.email AS client_email, -rf.credits AS sessions,
            -rf.amount AS amount, rf.currency AS currency,
-           CASE WHEN rf.method = 'paytabs' THEN 'online_card' ELSE pr.payment_method END AS method,
+           CASE WHEN rf.method = 'paytabs' THEN 'online_' || pr.payment_method ELSE pr.payment_method END AS method,
            rf.tran_ref AS reference_number, a.full_name AS recorded_by, rf.id AS id
       FROM payment_refunds rf
       JOIN payment_records pr ON pr.id = rf.payment_record_id
