@@ -11,6 +11,7 @@ pub mod calendly;
 mod guard;
 pub mod local;
 pub mod mailbox;
+pub mod paymob;
 pub mod paytabs;
 
 use std::sync::Arc;

@@ -4,4 +4,5 @@
 //! clients. The local stand-ins for development and tests are in the `devkit` crate.
 
 pub mod calendly;
+pub mod paymob;
 pub mod paytabs;
