@@ -119,7 +119,9 @@ for path in "${PAGES[@]}"; do
 done
 
 # JS /pricing fetched before any interaction, as Lighthouse saw the page load.
-pricing=$(ls "$OUT/$(echo "${LANG_PREFIX#/}" | sed 's|.$|&_|')pricing-1.json" 2>/dev/null || true)
+prefix=${LANG_PREFIX:-}
+prefix=${prefix#/}
+pricing=$(ls "$OUT/${prefix:+${prefix}_}pricing-1.json" 2>/dev/null || true)
 if [ -n "$pricing" ]; then
   total=0
   echo

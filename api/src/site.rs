@@ -23,6 +23,8 @@ pub struct SiteInfo {
     pub business_name: String,
     pub business_address: String,
     pub tax_id: Option<String>,
+    /// Where transfers go (settings `payments.transfer`); `None`: no transfer orders.
+    pub transfer: Option<content_model::model::TransferSettings>,
 }
 
 impl SiteInfo {
@@ -54,6 +56,7 @@ impl SiteInfo {
             booking_url: settings.booking_url.clone(),
             scheduler_name: settings.scheduler_name.clone(),
             default_validity_months: settings.default_validity_months,
+            transfer: settings.transfer.clone(),
         })
     }
 

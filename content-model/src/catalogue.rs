@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::i18n::Languages;
-use crate::model::{Business, MAX_VALIDITY_MONTHS, Money, Package, PackageType, Settings};
+use crate::model::{
+    Business, MAX_VALIDITY_MONTHS, Money, Package, PackageType, Settings, TransferSettings,
+};
 use crate::payments::PaymentMethod;
 use crate::yaml;
 
@@ -69,6 +71,10 @@ pub struct CatalogueSettings {
     /// `credits.default_validity_months`.
     pub default_validity_months: u32,
     pub business: Option<Business>,
+    /// `payments.transfer`: where a client sends an InstaPay or bank transfer. Absent: the
+    /// API refuses transfer orders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transfer: Option<TransferSettings>,
 }
 
 /// A package as purchases need it (`packages.yaml`).
@@ -169,6 +175,7 @@ impl Catalogue {
             scheduler_name: settings.scheduling.host_name.clone(),
             default_validity_months: settings.credits.default_validity_months,
             business: settings.business.clone(),
+            transfer: settings.payments.transfer.clone(),
         };
         let mut packages: Vec<CataloguePackage> = packages
             .iter()

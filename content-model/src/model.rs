@@ -114,6 +114,8 @@ pub struct PaymentSettings {
     /// Instalment methods are offered only on packages of at least this price (in the site's
     /// currency); absent, on every package.
     pub instalments_from: Option<Money>,
+    /// "Pay by InstaPay or bank transfer": where the money goes. Absent: not offered.
+    pub transfer: Option<TransferSettings>,
 }
 
 impl Default for PaymentSettings {
@@ -121,7 +123,93 @@ impl Default for PaymentSettings {
         PaymentSettings {
             paytabs: vec![crate::payments::PaymentMethod::Creditcard],
             instalments_from: None,
+            transfer: None,
         }
+    }
+}
+
+/// `payments.transfer:` the coach's InstaPay address and bank account, which the purchase
+/// dialog and the order's email show with the order's reference. InstaPay has no merchant
+/// API: the coach confirms each transfer in the admin.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TransferSettings {
+    /// The InstaPay address, e.g. `nadinekamel@instapay`.
+    #[serde(default)]
+    pub instapay: Option<String>,
+    /// The account's IBAN (EG and 27 digits; spaces allowed).
+    #[serde(default)]
+    pub iban: Option<String>,
+    /// The account holder's name, as the bank shows it to the payer.
+    pub account_name: String,
+    #[serde(default)]
+    pub bank: Option<String>,
+    /// Days an order waits for its transfer before it lapses (1 to 30).
+    #[serde(default = "three")]
+    pub lapse_days: u32,
+}
+
+fn three() -> u32 {
+    3
+}
+
+impl TransferSettings {
+    /// What is wrong with these settings, as `(field, problem, fix)`: the first problem only.
+    pub fn problem(&self) -> Option<(&'static str, String, &'static str)> {
+        let instapay = self
+            .instapay
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty());
+        let iban = self
+            .iban
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty());
+        if instapay.is_none() && iban.is_none() {
+            return Some((
+                "instapay",
+                "neither an InstaPay address nor an IBAN is given".into(),
+                "give instapay (name@instapay), iban, or both",
+            ));
+        }
+        if let Some(a) = instapay
+            && !(a.ends_with("@instapay")
+                && a.len() > "@instapay".len()
+                && !a.contains(char::is_whitespace))
+        {
+            return Some((
+                "instapay",
+                format!("`{a}` is not an InstaPay address"),
+                "write it as InstaPay shows it, e.g. name@instapay",
+            ));
+        }
+        if let Some(i) = iban {
+            let compact: String = i.chars().filter(|c| !c.is_whitespace()).collect();
+            let digits = compact.strip_prefix("EG").unwrap_or("");
+            if digits.len() != 27 || !digits.chars().all(|c| c.is_ascii_digit()) {
+                return Some((
+                    "iban",
+                    format!("`{i}` is not an Egyptian IBAN"),
+                    "write EG and its 27 digits, e.g. EG38 0019 0005 0000 0000 2631 8000 2",
+                ));
+            }
+        }
+        if self.account_name.trim().is_empty() {
+            return Some((
+                "account_name",
+                "the account holder's name is empty".into(),
+                "give the name the bank shows the payer",
+            ));
+        }
+        if !(1..=30).contains(&self.lapse_days) {
+            return Some((
+                "lapse_days",
+                format!("{} days is out of range", self.lapse_days),
+                "give 1 to 30 days",
+            ));
+        }
+        None
     }
 }
 
@@ -806,6 +894,7 @@ mod tests {
         let settings = PaymentSettings {
             paytabs: vec![Creditcard, Meezaqr, Applepay, Valu, Souhoola],
             instalments_from: Some(Money(900_000)),
+            transfer: None,
         };
         assert_eq!(
             settings.offered(Money(450_000), &[]),
@@ -820,6 +909,37 @@ mod tests {
             settings.offered(Money(2_025_000), &[Creditcard, Valu, Aman]),
             vec![Creditcard, Valu]
         );
+    }
+
+    #[test]
+    fn transfer_settings_need_an_instapay_address_or_an_egyptian_iban() {
+        let with = |instapay: Option<&str>, iban: Option<&str>| TransferSettings {
+            instapay: instapay.map(Into::into),
+            iban: iban.map(Into::into),
+            account_name: "Nadine Kamel Coaching LLC".into(),
+            bank: None,
+            lapse_days: 3,
+        };
+        let iban = "EG38 0019 0005 0000 0000 2631 8000 2";
+        assert_eq!(with(Some("nadine@instapay"), None).problem(), None);
+        assert_eq!(with(None, Some(iban)).problem(), None);
+        assert_eq!(with(None, None).problem().unwrap().0, "instapay");
+        assert_eq!(with(Some("nadine"), None).problem().unwrap().0, "instapay");
+        assert_eq!(
+            with(Some("@instapay"), None).problem().unwrap().0,
+            "instapay"
+        );
+        assert_eq!(with(None, Some("EG38 0019")).problem().unwrap().0, "iban");
+        assert_eq!(
+            with(None, Some("DE89370400440532013000"))
+                .problem()
+                .unwrap()
+                .0,
+            "iban"
+        );
+        let mut long = with(Some("nadine@instapay"), None);
+        long.lapse_days = 0;
+        assert_eq!(long.problem().unwrap().0, "lapse_days");
     }
 
     #[test]

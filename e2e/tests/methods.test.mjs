@@ -39,12 +39,20 @@ test("a client pays with Meeza QR and every page names the method", async () => 
   // A single session is below the instalments' 9,000 EGP: cards, Meeza QR and Apple Pay.
   let dialog = await openDialog(page, "Single Session");
   const small = await choices(dialog).evaluateAll((els) => els.map((e) => e.labels[0].innerText.trim()));
-  assert.deepEqual(small, ["Card (Visa, Mastercard, Meeza)", "Meeza QR", "Apple Pay"]);
+  assert.deepEqual(small, ["Card (Visa, Mastercard, Meeza)", "Meeza QR", "Apple Pay", "InstaPay or bank transfer"]);
   await page.keyboard.press("Escape");
 
   dialog = await openDialog(page, "Momentum Package");
   const labels = await choices(dialog).evaluateAll((els) => els.map((e) => e.labels[0].innerText.trim()));
-  assert.deepEqual(labels, ["Card (Visa, Mastercard, Meeza)", "Meeza QR", "Apple Pay", "valU instalments", "Souhoola instalments", "NBE card instalments"]);
+  assert.deepEqual(labels, [
+    "Card (Visa, Mastercard, Meeza)",
+    "Meeza QR",
+    "Apple Pay",
+    "valU instalments",
+    "Souhoola instalments",
+    "NBE card instalments",
+    "InstaPay or bank transfer",
+  ]);
   assert.ok(await dialog.getByRole("radio", { name: "Card (Visa, Mastercard, Meeza)" }).isChecked(), "the first method is chosen at first");
   await dialog.getByRole("radio", { name: "Meeza QR" }).check();
   await dialog.getByLabel("Phone Number").fill("+20 100 123 4567");
@@ -79,4 +87,115 @@ test("a client pays with Meeza QR and every page names the method", async () => 
   await admin.page.getByText(/Meeza QR/).first().waitFor();
   await admin.shot("admin-client-meeza-390");
   assert.deepEqual(admin.problems, []);
+});
+
+test("a client orders by InstaPay, the admin confirms the transfer, and the credits and receipt follow", async () => {
+  const v = await visitor(browser, "methods-instapay");
+  const { page } = v;
+  await signIn(page, DEMO_CLIENT, product.site);
+  await page.waitForURL(`${product.site}/dashboard`);
+  const before = Number(await page.locator('dt:text-is("Available Credits") + dd').innerText());
+
+  const dialog = await openDialog(page, "Momentum Package");
+  await dialog.getByRole("radio", { name: "InstaPay or bank transfer" }).check();
+  await dialog.getByLabel("Phone Number").fill("+20 100 123 4567");
+  await dialog.getByRole("button", { name: "Place Order" }).click();
+  await dialog.getByRole("heading", { name: "Send your transfer" }).waitFor();
+  const details = await dialog.locator(".transfer-details").innerText();
+  assert.match(details, /nadinekamel@instapay/);
+  assert.match(details, /EG38 0019 0005 0000 0000 2631 8000 2/);
+  assert.match(details, /20,250/);
+  const reference = (await dialog.locator(".transfer-details__code").first().innerText()).trim();
+  assert.match(reference, /^TR-[0-9A-Z]{6}$/);
+  await v.shot("transfer-placed");
+  assert.deepEqual(await axe(page, '[role="dialog"]'), [], "axe on the transfer's instructions");
+  const mail = await product.mail.waitFor(DEMO_CLIENT.email, new RegExp(reference));
+  assert.match(mail.text ?? "", /nadinekamel@instapay/);
+
+  // The dashboard shows the order waiting; nothing is credited yet.
+  await dialog.getByRole("link", { name: "Go to Dashboard" }).click();
+  await page.waitForURL(`${product.site}/dashboard`);
+  const waiting = page.getByRole("region", { name: "Waiting for your transfer" });
+  await waiting.getByText(reference).waitFor();
+  assert.equal(Number(await page.locator('dt:text-is("Available Credits") + dd').innerText()), before);
+  await v.shot("dashboard-waiting");
+
+  // The admin confirms it on the Payments tab, at 390 px.
+  const admin = await visitor(browser, "methods-transfer-admin", { mobile: true });
+  await signIn(admin.page, ADMIN, product.site);
+  await admin.page.waitForURL(`${product.site}/admin`);
+  await admin.page.getByRole("tab", { name: "Add Payment" }).click();
+  const pending = admin.page.getByRole("region", { name: "Pending transfers" });
+  await pending.getByText(reference, { exact: true }).first().waitFor();
+  await admin.shot("pending-transfers-390");
+  await pending.getByRole("button", { name: `Confirm ${reference}` }).click();
+  const confirm = admin.page.getByRole("dialog", { name: `Confirm transfer ${reference}` });
+  await confirm.getByLabel("Bank or InstaPay reference (optional)").fill("IPN-2611-0042");
+  assert.deepEqual(await axe(admin.page, '[role="dialog"]'), [], "axe on the confirm dialog");
+  await admin.shot("confirm-transfer-390");
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await admin.page.getByText("Transfer confirmed").waitFor();
+  await pending.getByText("No transfers are waiting.").waitFor();
+  assert.deepEqual(admin.problems, []);
+
+  await product.mail.waitFor(DEMO_CLIENT.email, /receipt/i);
+  await page.reload({ waitUntil: "networkidle" });
+  await page.getByRole("heading", { name: "Client Dashboard" }).waitFor();
+  assert.equal(Number(await page.locator('dt:text-is("Available Credits") + dd').innerText()), before + 5);
+  assert.equal(await page.getByRole("region", { name: "Waiting for your transfer" }).count(), 0);
+  await page.locator(".client-payment").first().getByText("InstaPay").waitFor();
+  await v.shot("dashboard-credited");
+  assert.deepEqual(v.problems, []);
+});
+
+test("the admin creates a discount code and a client pays the discounted price with it", async () => {
+  const admin = await visitor(browser, "methods-discount-admin");
+  await signIn(admin.page, ADMIN, product.site);
+  await admin.page.waitForURL(`${product.site}/admin`);
+  await admin.page.getByRole("tab", { name: "Discount Codes" }).click();
+  await admin.page.getByRole("button", { name: "New discount code" }).click();
+  const form = admin.page.getByRole("dialog", { name: "New discount code" });
+  await form.getByLabel("Code", { exact: true }).fill("ramadan15");
+  await form.getByLabel("Percent off").fill("15");
+  await form.getByLabel("Total uses").fill("10");
+  assert.deepEqual(await axe(admin.page, '[role="dialog"]'), [], "axe on the new code's dialog");
+  await admin.shot("new-code");
+  await form.getByRole("button", { name: "Create code" }).click();
+  await admin.page.getByText("Discount code RAMADAN15 created").waitFor();
+  await admin.shot("codes");
+  assert.deepEqual(admin.problems, []);
+
+  const v = await visitor(browser, "methods-discount");
+  const { page } = v;
+  await signIn(page, DEMO_CLIENT, product.site);
+  await page.waitForURL(`${product.site}/dashboard`);
+  const dialog = await openDialog(page, "Momentum Package");
+  await dialog.getByLabel("Phone Number").fill("+20 100 123 4567");
+  const code = dialog.getByLabel("Discount code (optional)");
+  await code.fill("NOPE");
+  await dialog.getByRole("button", { name: "Apply" }).click();
+  await dialog.getByText("Unknown discount code").waitFor();
+  // That 422 was the answer this step expects.
+  v.problems.splice(0);
+  await code.fill("ramadan15");
+  await dialog.getByRole("button", { name: "Apply" }).click();
+  // 15 % of 20,250 EGP is 3,037.50: the client pays 17,212.50.
+  // (Intl puts a no-break space between an amount and its currency.)
+  await dialog.getByText(/you pay 17,212\.50\sEGP instead of 20,250\sEGP/).waitFor();
+  await v.shot("code-applied");
+  assert.deepEqual(await axe(page, '[role="dialog"]'), [], "axe on the dialog with the code applied");
+  await dialog.getByRole("button", { name: "Proceed to Payment" }).click();
+  await page.getByRole("button", { name: "Approve" }).waitFor({ timeout: 15_000 });
+  assert.match(await page.locator("main").innerText(), /17212\.50 EGP/);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await page.waitForURL(/\/payment\/success\?cart_id=/, { timeout: 15_000 });
+  await page.getByText("Payment Successful!").waitFor({ timeout: 15_000 });
+
+  await page.goto(product.site + "/dashboard", { waitUntil: "networkidle" });
+  await page.locator(".client-payment").first().getByRole("link", { name: /Receipt/ }).click();
+  await page.waitForURL(/\/receipt\?id=/);
+  await page.getByText("Discount (RAMADAN15)").waitFor();
+  assert.match(await page.locator("main").innerText(), /3,037\.50/);
+  await v.shot("receipt-discount");
+  assert.deepEqual(v.problems, []);
 });

@@ -3,6 +3,7 @@
 
 pub mod accounts;
 pub mod credits;
+pub mod discounts;
 mod email;
 mod error;
 mod language;

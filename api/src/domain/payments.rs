@@ -90,6 +90,8 @@ pub struct OnlinePurchase<'a> {
     ///
     /// [`Transaction::method`]: crate::providers::paytabs::Transaction::method
     pub method: &'a str,
+    /// The discount code that priced it (as typed, upper case) and what it took off.
+    pub discount: Option<(&'a str, i64)>,
 }
 
 /// Adds the purchase's credits and its history record, once per `tran_ref`: what the ledger
@@ -98,6 +100,49 @@ pub async fn record_online_purchase(
     conn: &mut AnyConnection,
     backend: Backend,
     purchase: &OnlinePurchase<'_>,
+) -> Result<(Applied, Option<String>), sqlx::Error> {
+    let source = Source {
+        ledger_ref: format!("paytabs:{}", purchase.tran_ref),
+        reference: purchase.tran_ref,
+        notes: format!("Online purchase, package {}", purchase.package_id),
+        recorded_by: None,
+    };
+    record_purchase(conn, backend, purchase, &source).await
+}
+
+/// Adds the credits and the history record of a transfer order the admin `confirmed_by`
+/// confirmed, once per order (`cart_id`, the ledger's key). `purchase.tran_ref` is the
+/// order's transfer reference; the record is an offline one (a refund is recorded, not sent).
+pub async fn record_transfer_purchase(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    purchase: &OnlinePurchase<'_>,
+    cart_id: &str,
+    confirmed_by: &str,
+) -> Result<(Applied, Option<String>), sqlx::Error> {
+    let source = Source {
+        ledger_ref: format!("transfer:{cart_id}"),
+        reference: purchase.tran_ref,
+        notes: format!("Transfer, package {}", purchase.package_id),
+        recorded_by: Some(confirmed_by),
+    };
+    record_purchase(conn, backend, purchase, &source).await
+}
+
+/// Where a purchase's money came from, as its ledger row and record say.
+struct Source<'a> {
+    /// The ledger's unique reference: a second credit for it is refused.
+    ledger_ref: String,
+    reference: &'a str,
+    notes: String,
+    recorded_by: Option<&'a str>,
+}
+
+async fn record_purchase(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    purchase: &OnlinePurchase<'_>,
+    source: &Source<'_>,
 ) -> Result<(Applied, Option<String>), sqlx::Error> {
     let id = new_id();
     let lot = NewLot {
@@ -110,28 +155,32 @@ pub async fn record_online_purchase(
         backend,
         purchase.client_id,
         purchase.sessions,
-        &format!("paytabs:{}", purchase.tran_ref),
+        &source.ledger_ref,
         purchase.paid_at,
         &lot,
     )
     .await?;
-    if applied == Applied::Yes {
-        sqlx::query(
-            "INSERT INTO payment_records (id, client_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, notes, recorded_by, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $9, $7, $8, NULL, $6)",
-        )
-        .bind(&id)
-        .bind(purchase.client_id)
-        .bind(purchase.amount.minor())
-        .bind(purchase.currency)
-        .bind(purchase.sessions)
-        .bind(purchase.paid_at)
-        .bind(purchase.tran_ref)
-        .bind(format!("Online purchase, package {}", purchase.package_id))
-        .bind(purchase.method)
-        .execute(&mut *conn)
-        .await?;
-        return Ok((applied, Some(id)));
+    if applied != Applied::Yes {
+        return Ok((applied, None));
     }
-    Ok((applied, None))
+    sqlx::query(
+        "INSERT INTO payment_records (id, client_id, amount, currency, sessions_purchased, payment_date, payment_method, reference_number, notes, recorded_by, created_at,
+                                      discount_code, discount_amount)
+         VALUES ($1, $2, $3, $4, $5, $6, $9, $7, $8, $10, $6, $11, $12)",
+    )
+    .bind(&id)
+    .bind(purchase.client_id)
+    .bind(purchase.amount.minor())
+    .bind(purchase.currency)
+    .bind(purchase.sessions)
+    .bind(purchase.paid_at)
+    .bind(source.reference)
+    .bind(&source.notes)
+    .bind(purchase.method)
+    .bind(source.recorded_by)
+    .bind(purchase.discount.map(|(code, _)| code))
+    .bind(purchase.discount.map_or(0, |(_, off)| off))
+    .execute(&mut *conn)
+    .await?;
+    Ok((applied, Some(id)))
 }

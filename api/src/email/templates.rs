@@ -667,3 +667,111 @@ pub fn welcome_set_password(
     };
     mail(to, subject, e.render(lang))
 }
+
+/// How to pay a transfer order: where to send the money and the reference to write.
+pub struct Transfer<'a> {
+    pub package: &'a str,
+    pub amount: i64,
+    pub currency: &'a str,
+    pub reference: &'a str,
+    /// The last day the order waits, in the coach's time zone.
+    pub expires: chrono::NaiveDate,
+    pub instapay: Option<&'a str>,
+    pub iban: Option<&'a str>,
+    pub account_name: &'a str,
+    pub bank: Option<&'a str>,
+}
+
+struct TransferInstructions<'a> {
+    site: &'a str,
+    name: &'a str,
+    package: &'a str,
+    amount: String,
+    reference: &'a str,
+    expires: String,
+    instapay: Option<&'a str>,
+    iban: Option<&'a str>,
+    account_name: &'a str,
+    bank: Option<&'a str>,
+    dashboard: String,
+}
+email_templates!(
+    TransferInstructions,
+    "email/transfer_instructions.txt",
+    "email/transfer_instructions.html",
+    "email/ar/transfer_instructions.txt",
+    "email/ar/transfer_instructions.html"
+);
+
+/// The transfer order's instructions (issue 22, item 3): nothing is credited until the coach
+/// confirms the transfer.
+pub fn transfer_instructions(
+    lang: Language,
+    site: &str,
+    to: &str,
+    name: &str,
+    t: &Transfer,
+    base_url: &str,
+) -> OutgoingEmail {
+    let e = TransferInstructions {
+        site,
+        name,
+        package: t.package,
+        amount: locale::money(lang, t.amount, t.currency),
+        reference: t.reference,
+        expires: locale::day(lang, t.expires),
+        instapay: t.instapay,
+        iban: t.iban,
+        account_name: t.account_name,
+        bank: t.bank,
+        dashboard: lang.page(base_url, "/dashboard"),
+    };
+    let subject = match lang {
+        Language::En => format!(
+            "How to pay your order {}: InstaPay or bank transfer",
+            t.reference
+        ),
+        Language::Ar => format!("طريقة دفع طلبك {}: InstaPay أو تحويل بنكي", t.reference),
+    };
+    mail(to, subject, e.render(lang))
+}
+
+struct TransferLapsed<'a> {
+    site: &'a str,
+    name: &'a str,
+    package: &'a str,
+    amount: String,
+    reference: &'a str,
+    pricing: String,
+}
+email_templates!(
+    TransferLapsed,
+    "email/transfer_lapsed.txt",
+    "email/transfer_lapsed.html",
+    "email/ar/transfer_lapsed.txt",
+    "email/ar/transfer_lapsed.html"
+);
+
+/// A transfer order nobody confirmed in time has lapsed.
+pub fn transfer_lapsed(
+    lang: Language,
+    site: &str,
+    to: &str,
+    name: &str,
+    t: &Transfer,
+    base_url: &str,
+) -> OutgoingEmail {
+    let e = TransferLapsed {
+        site,
+        name,
+        package: t.package,
+        amount: locale::money(lang, t.amount, t.currency),
+        reference: t.reference,
+        pricing: lang.page(base_url, "/pricing"),
+    };
+    let subject = match lang {
+        Language::En => format!("Your order {} has lapsed", t.reference),
+        Language::Ar => format!("انتهت صلاحية طلبك {}", t.reference),
+    };
+    mail(to, subject, e.render(lang))
+}

@@ -912,3 +912,51 @@ fn an_arabic_invitation_says_what_and_how_to_join_in_arabic() {
     );
     assert!(!english.contains("LANGUAGE="), "{english}");
 }
+
+fn transfer<'a>(package: &'a str) -> Transfer<'a> {
+    Transfer {
+        package,
+        amount: 2_025_000,
+        currency: "EGP",
+        reference: "TR-7KQ2M9",
+        expires: expiry_day(),
+        instapay: Some("nadinekamel@instapay"),
+        iban: Some("EG38 0019 0005 0000 0000 2631 8000 2"),
+        account_name: "Nadine Kamel Coaching LLC",
+        bank: Some("National Bank of Egypt (NBE)"),
+    }
+}
+
+#[test]
+fn transfer_instructions_snapshot() {
+    for l in LANGUAGES {
+        let package = match l.0 {
+            Language::En => "Momentum Package",
+            Language::Ar => "باقة الانطلاق",
+        };
+        let mail = transfer_instructions(
+            l.0,
+            SITE,
+            "mona@example.com",
+            "Mona Adel",
+            &transfer(package),
+            "https://coach.example.com",
+        );
+        check_in(l, "transfer_instructions", &mail);
+    }
+}
+
+#[test]
+fn transfer_lapsed_snapshot() {
+    for l in LANGUAGES {
+        let mail = transfer_lapsed(
+            l.0,
+            SITE,
+            "mona@example.com",
+            "Mona Adel",
+            &transfer("Momentum Package"),
+            "https://coach.example.com",
+        );
+        check_in(l, "transfer_lapsed", &mail);
+    }
+}

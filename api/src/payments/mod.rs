@@ -3,10 +3,12 @@
 //! client and its signatures are in `providers::paytabs` (re-exported here as `paytabs`).
 
 pub mod catalogue;
+pub mod discounts;
 pub mod orders;
 pub mod reconcile;
 pub mod refunds;
 pub mod settle;
+pub mod transfers;
 
 /// The PayTabs client, where the payment flows and their callers have always found it.
 pub use crate::providers::paytabs;

@@ -1,6 +1,7 @@
 //! Settles transactions still pending 15 minutes after they started (a lost callback, a closed
 //! browser) by asking PayTabs, with the same settlement as the callback. Carts that never got
-//! a PayTabs reference within a day are marked failed.
+//! a PayTabs reference within a day are marked failed. Transfer orders nobody confirmed in time
+//! lapse.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,13 +15,14 @@ use crate::state::AppState;
 
 /// One pass; returns how many transactions it settled to a final state.
 pub async fn run_once(state: &AppState) -> anyhow::Result<usize> {
+    super::transfers::lapse_due(state, Utc::now()).await?;
     let Some(paytabs) = &state.paytabs else {
         return Ok(0);
     };
     let cutoff = ts(Utc::now() - chrono::Duration::minutes(15));
     let stale: Vec<(String, String)> = sqlx::query_as(
         "SELECT cart_id, tran_ref FROM payment_transactions
-          WHERE status = 'pending' AND flagged_reason IS NULL AND tran_ref IS NOT NULL AND created_at < $1
+          WHERE status = 'pending' AND provider = 'paytabs' AND flagged_reason IS NULL AND tran_ref IS NOT NULL AND created_at < $1
           ORDER BY created_at LIMIT 50",
     )
     .bind(&cutoff)

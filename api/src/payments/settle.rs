@@ -166,6 +166,10 @@ async fn credit(
         package_id: &order.package_id,
         validity: &validity,
         method: &method,
+        discount: order
+            .discount_code
+            .as_deref()
+            .map(|code| (code, order.discount_amount)),
     };
     let record_id = match record_online_purchase(conn, ctx.backend, &purchase).await? {
         (Applied::NoAccount, _) => {
@@ -175,6 +179,17 @@ async fn credit(
         // The ledger already has this payment: nothing more to do.
         _ => return Ok(None),
     };
+    if let Some(code_id) = &order.discount_code_id {
+        super::discounts::count_use(
+            conn,
+            code_id,
+            &order.client_id,
+            &tx_result.cart_id,
+            order.discount_amount,
+            ctx.now,
+        )
+        .await?;
+    }
     crate::domain::receipts::issue(conn, &record_id).await?;
     let name: Option<String> =
         sqlx::query_scalar("SELECT full_name FROM profiles WHERE user_id = $1")

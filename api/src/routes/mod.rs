@@ -9,10 +9,12 @@ pub mod cancellations;
 pub mod common;
 pub mod contact;
 pub mod dashboard;
+pub mod discounts;
 pub mod health;
 pub mod newsletter;
 pub mod payments;
 pub mod receipts;
+pub mod transfers;
 pub mod webhooks;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -27,6 +29,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(contact::router())
         .merge(newsletter::router())
         .merge(payments::router())
+        .merge(transfers::router())
+        .merge(discounts::router())
         .merge(webhooks::router())
         .merge(dashboard::router())
         .merge(bookings::router())

@@ -14,7 +14,7 @@ use super::common::optional;
 use crate::domain::{AmountInput, Email, Language, Money, MoneyView, PaymentStatus, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};
-use crate::payments::{catalogue, orders, settle};
+use crate::payments::{catalogue, discounts, orders, settle};
 use crate::providers::paytabs::{self, CreateError, PageRequest, Transaction};
 use crate::state::AppState;
 use content_model::payments::PaymentMethod;
@@ -57,6 +57,9 @@ pub struct PurchaseRequest {
     /// Without it, PayTabs' page offers every method the package has.
     #[schema(max_length = 32)]
     payment_method: Option<String>,
+    /// A discount code the client typed: the server prices the order again with it.
+    #[schema(max_length = 64)]
+    discount_code: Option<String>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -66,15 +69,16 @@ pub struct RedirectView {
 }
 
 /// A purchase as the dialog sent it, checked: who pays and what they ask for.
-struct Purchase {
-    name: String,
-    email: Email,
-    phone: String,
-    package_type: String,
-    sessions: u32,
-    shown: Option<Money>,
-    version: Option<String>,
-    method: Option<PaymentMethod>,
+pub(super) struct Purchase {
+    pub(super) name: String,
+    pub(super) email: Email,
+    pub(super) phone: String,
+    pub(super) package_type: String,
+    pub(super) sessions: u32,
+    pub(super) shown: Option<Money>,
+    pub(super) version: Option<String>,
+    pub(super) method: Option<PaymentMethod>,
+    pub(super) discount_code: Option<String>,
 }
 
 impl TryFrom<PurchaseRequest> for Purchase {
@@ -125,6 +129,7 @@ impl TryFrom<PurchaseRequest> for Purchase {
             shown: body.amount.read().and_then(Result::ok),
             version: optional(body.catalogue_version),
             method,
+            discount_code: optional(body.discount_code),
         })
     }
 }
@@ -143,6 +148,46 @@ fn methods_for(
         Some(m) => Ok(vec![m.code()]),
         None => Ok(package.payment_methods.iter().map(|m| m.code()).collect()),
     }
+}
+
+/// Opens the order at the server's price, with the discount code the client typed (whose row
+/// stays locked until the order that holds its use is written): its cart id and amount.
+async fn open_order(
+    state: &AppState,
+    site: &crate::site::SiteInfo,
+    user_id: &str,
+    package: &content_model::catalogue::CataloguePackage,
+    purchase: &Purchase,
+) -> AppResult<(String, i64)> {
+    let ctx = state.context(site);
+    let mut tx = state.db.pool.begin().await?;
+    let priced = discounts::reserve(
+        &mut tx,
+        &ctx,
+        user_id,
+        &package.id,
+        package.price,
+        purchase.discount_code.as_deref(),
+    )
+    .await??;
+    let order = orders::NewOrder {
+        client_id: user_id,
+        package_id: &package.id,
+        package_type: package.package_type.as_str(),
+        sessions: i64::from(package.sessions),
+        amount: priced.price.minor(),
+        currency: &site.currency,
+        customer_name: &purchase.name,
+        customer_email: purchase.email.as_str(),
+        customer_phone: &purchase.phone,
+        discount: priced
+            .code
+            .as_ref()
+            .map(|(id, _, off)| (id.as_str(), off.minor())),
+    };
+    let cart_id = orders::open(&mut tx, &order, ctx.now).await?;
+    tx.commit().await?;
+    Ok((cart_id, order.amount))
 }
 
 /// Starts a payment: prices the package from the catalogue the site publishes (the version the
@@ -175,19 +220,8 @@ pub async fn create(
         ));
     };
     let site = state.site();
-    let order = orders::NewOrder {
-        client_id: &user.user_id,
-        package_id: &package.id,
-        package_type: package.package_type.as_str(),
-        sessions: i64::from(package.sessions),
-        amount: package.price.minor(),
-        currency: &site.currency,
-        customer_name: &purchase.name,
-        customer_email: purchase.email.as_str(),
-        customer_phone: &purchase.phone,
-    };
+    let (cart_id, amount) = open_order(&state, &site, &user.user_id, &package, &purchase).await?;
     let mut conn = state.db.pool.acquire().await?;
-    let cart_id = orders::open(&mut conn, &order, Utc::now()).await?;
     let unit = if package.package_type.as_str() == "group" {
         "hours"
     } else {
@@ -198,11 +232,11 @@ pub async fn create(
     let request = PageRequest {
         cart_id: &cart_id,
         currency: &site.currency,
-        amount: order.amount,
+        amount,
         description: &description,
-        customer_name: order.customer_name,
-        customer_email: order.customer_email,
-        customer_phone: order.customer_phone,
+        customer_name: &purchase.name,
+        customer_email: purchase.email.as_str(),
+        customer_phone: &purchase.phone,
         customer_ip: &ip,
         callback_url: &format!("{base}/api/payments/paytabs/callback"),
         return_url: &format!("{base}/api/payments/paytabs/return"),

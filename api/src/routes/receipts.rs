@@ -54,6 +54,10 @@ pub struct ReceiptView {
     /// The payment's day in the coach's time zone (YYYY-MM-DD), as the receipt prints it.
     payment_day: String,
     reference_number: Option<String>,
+    /// The discount code that priced the purchase, and what it took off (`amount` is what
+    /// was paid).
+    discount_code: Option<String>,
+    discount: Option<MoneyView>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -71,6 +75,8 @@ struct ReceiptRow {
     full_name: String,
     email: String,
     package_id: Option<String>,
+    discount_code: Option<String>,
+    discount_amount: i64,
 }
 
 /// What a receipt of a payment the admin recorded calls its package, in `lang`.
@@ -90,11 +96,14 @@ async fn load(
 ) -> AppResult<Option<(ReceiptView, String)>> {
     let row: Option<ReceiptRow> = sqlx::query_as(
         "SELECT r.number, r.issued_at, pr.id, pr.client_id, pr.amount, pr.currency, pr.sessions_purchased,
-                pr.payment_date, pr.payment_method, pr.reference_number, p.full_name, p.email, t.package_id
+                pr.payment_date, pr.payment_method, pr.reference_number, p.full_name, p.email, t.package_id,
+                pr.discount_code, pr.discount_amount
            FROM payment_records pr
            JOIN receipts r ON r.payment_record_id = pr.id
            JOIN profiles p ON p.user_id = pr.client_id
-           LEFT JOIN payment_transactions t ON pr.recorded_by IS NULL AND t.tran_ref = pr.reference_number
+           LEFT JOIN payment_transactions t
+                  ON (pr.recorded_by IS NULL AND t.tran_ref = pr.reference_number)
+                  OR (t.provider = 'transfer' AND t.transfer_reference = pr.reference_number)
           WHERE pr.id = $1",
     )
     .bind(id)
@@ -132,6 +141,8 @@ async fn load(
             .unwrap_or_else(|| r.payment_date.chars().take(10).collect()),
         payment_date: r.payment_date,
         reference_number: r.reference_number,
+        discount: (r.discount_amount > 0).then(|| MoneyView::new(r.discount_amount, &r.currency)),
+        discount_code: r.discount_code,
     };
     Ok(Some((view, r.client_id)))
 }

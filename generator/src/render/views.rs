@@ -986,9 +986,12 @@ pub fn packages<'a>(
                 features: &p.features,
                 validity_months: p.validity_months,
                 is_featured: p.is_featured,
+                // A transfer (InstaPay or bank) is offered on every package when the
+                // settings give where it goes.
                 payment_methods: methods
                     .iter()
                     .map(|m| m.code())
+                    .chain(payments.transfer.is_some().then_some("transfer"))
                     .collect::<Vec<_>>()
                     .join(" "),
                 instalments: methods.iter().any(|m| m.is_instalments()),
@@ -1047,6 +1050,18 @@ mod tests {
         assert_eq!(cards[0].sessions_label, "Session");
         assert_eq!(cards[1].payment_methods, "creditcard");
         assert!(!cards[1].instalments);
+        let with_transfer = PaymentSettings {
+            transfer: Some(content_model::model::TransferSettings {
+                instapay: Some("nadine@instapay".into()),
+                iban: None,
+                account_name: "N".into(),
+                bank: None,
+                lapse_days: 3,
+            }),
+            ..PaymentSettings::default()
+        };
+        let cards = packages(&[&a, &b], PackageType::Individual, &with_transfer, &en);
+        assert_eq!(cards[0].payment_methods, "creditcard transfer");
     }
 
     #[test]
@@ -1057,6 +1072,7 @@ mod tests {
         let payments = PaymentSettings {
             paytabs: vec![Creditcard, Meezaqr, Valu],
             instalments_from: Some(Money(900_000)),
+            transfer: None,
         };
         let en = crate::locale::english();
         let cards = packages(&[&a, &b], PackageType::Individual, &payments, &en);

@@ -3,6 +3,7 @@
 import { Suspense } from "react";
 import { localPath, t } from "../lib/i18n";
 import { ExportPanel } from "./lazy";
+import { PendingTransfers } from "./PendingTransfers";
 
 export function PaymentsTab() {
   return (
@@ -16,6 +17,7 @@ export function PaymentsTab() {
           {t("admin.tabs.payments")}
         </a>
       </section>
+      <PendingTransfers />
       <Suspense fallback={null}>
         <ExportPanel />
       </Suspense>

@@ -5,3 +5,4 @@ export { ConfirmDialog } from "./dialog";
 export { PhoneBookingDialog } from "./PhoneBookingDialog";
 export { AssignDialog } from "./AssignDialog";
 export { ExportPanel } from "./ExportPanel";
+export { ConfirmTransferDialog } from "./ConfirmTransferDialog";

@@ -20,3 +20,4 @@ export const PhoneBookingDialog = lazy(() => load().then((m) => ({ default: m.Ph
 export const ConfirmDialog = lazy(() => load().then((m) => ({ default: m.ConfirmDialog })));
 export const AssignDialog = lazy(() => load().then((m) => ({ default: m.AssignDialog })));
 export const ExportPanel = lazy(() => load().then((m) => ({ default: m.ExportPanel })));
+export const ConfirmTransferDialog = lazy(() => load().then((m) => ({ default: m.ConfirmTransferDialog })));

@@ -233,6 +233,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/discount-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["list_codes"];
+        put?: never;
+        post: operations["create_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/discount-codes/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["activate_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/discount-codes/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["deactivate_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/exports/payments": {
         parameters: {
             query?: never;
@@ -323,6 +371,57 @@ export interface paths {
         get: operations["stats"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The transfers waiting for confirmation, oldest first (the first to lapse on top). */
+        get: operations["pending_transfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/transfers/{order_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirms the transfer arrived: the client's credits, the receipt and its email. */
+        post: operations["confirm_transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/transfers/{order_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rejects the order: no transfer arrived, or not the right one. Nothing is credited. */
+        post: operations["reject_transfer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -743,6 +842,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/discount/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["preview_discount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/latest": {
         parameters: {
             query?: never;
@@ -816,6 +931,60 @@ export interface paths {
          *     pages it leads to are in the paying client's language.
          */
         post: operations["browser_return"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/transfer/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens a transfer order: priced from the catalogue as a card purchase is, nothing credited
+         *     until an admin confirms the money arrived. The instructions are emailed too.
+         */
+        post: operations["create_transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/transfer/{order_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The client cancels their order while it waits; another client's order is not found. */
+        post: operations["cancel_transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in client's transfer orders still waiting for their money, newest first. */
+        get: operations["waiting_transfers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1028,6 +1197,13 @@ export interface components {
         Confirm: {
             token?: string | null;
         };
+        /** @description What the admin saw on the statement (optional). */
+        ConfirmTransfer: {
+            /** @description The bank's or InstaPay's reference of the transfer, kept with the order. */
+            bankReference?: string | null;
+            /** @description `instapay` (default) or `bank_transfer`: how the money came, as the receipt names it. */
+            via?: string | null;
+        };
         /** @description The contact form payload of spec §3. */
         ContactForm: {
             company?: string | null;
@@ -1042,6 +1218,36 @@ export interface components {
             phone?: string | null;
             /** @description Left empty by people; robots fill it in. */
             website?: string | null;
+        };
+        /** @description A new code as the admin's form sends it (`POST /api/admin/discount-codes`). */
+        CreateDiscountCode: {
+            /**
+             * @description For `fixed`: in the currency's major unit (EGP), 2-decimal steps, more than 0. Leave
+             *     out for `percent`.
+             */
+            amountOff?: components["schemas"]["AmountInput"];
+            /** @description 3 to 32 letters A-Z, digits, `-` or `_`; stored upper case, unique whatever the case. */
+            code?: string | null;
+            /** @description `percent` or `fixed`. */
+            kind?: string | null;
+            /**
+             * Format: int64
+             * @description Uses in all, 1 to 1,000,000; left out: unlimited.
+             */
+            maxUses?: number | null;
+            /** @description A client may use it once (default false). */
+            oncePerClient?: boolean | null;
+            /** @description The package ids it applies to; empty or left out for every package. */
+            packageIds?: string[] | null;
+            /**
+             * Format: int64
+             * @description For `percent`: a whole number from 1 to 100. Leave out for `fixed`.
+             */
+            percent?: number | null;
+            /** @description First day (`YYYY-MM-DD`, the coach's time zone), inclusive; left out: no first day. */
+            validFrom?: string | null;
+            /** @description Last day, inclusive, not before `validFrom`; left out: no end. */
+            validTo?: string | null;
         };
         /** @description The create-user payload of spec §3. */
         CreateUser: {
@@ -1091,6 +1297,72 @@ export interface components {
             schedulerUrl: string;
             /** @description Sessions at or after now, oldest first, filtered by `status`. */
             upcomingSessions: components["schemas"]["SessionView"][];
+        };
+        /** @description One discount code as the admin sees it. */
+        DiscountCodeView: {
+            amountOff?: null | components["schemas"]["Money"];
+            /** @description Upper case. */
+            code: string;
+            createdAt: string;
+            id: string;
+            /** @description Switched on (the admin can switch it off and on again). */
+            isActive: boolean;
+            /** @description `percent` or `fixed`. */
+            kind: string;
+            /**
+             * Format: int64
+             * @description Uses in all; `null`: unlimited.
+             */
+            maxUses?: number | null;
+            oncePerClient: boolean;
+            /** @description The packages it applies to; empty for every package. */
+            packageIds: string[];
+            /**
+             * Format: int64
+             * @description For `percent`: 1 to 100.
+             */
+            percent?: number | null;
+            /**
+             * Format: int64
+             * @description Uses left; `null`: unlimited.
+             */
+            remaining?: number | null;
+            /**
+             * @description Today, in the coach's time zone: `active`, `inactive` (switched off), `scheduled` (not
+             *     valid yet), `expired` or `used_up`.
+             */
+            status: string;
+            /**
+             * Format: int64
+             * @description Purchases that used it.
+             */
+            uses: number;
+            /** @description First day (`YYYY-MM-DD`, the coach's time zone), inclusive; `null`: open. */
+            validFrom?: string | null;
+            /** @description Last day, inclusive; `null`: no end. */
+            validTo?: string | null;
+        };
+        /** @description What the client would pay with the code. */
+        DiscountPreview: {
+            /** @description The code as the server knows it (upper case). */
+            code: string;
+            /** @description What the code takes off. */
+            discount: components["schemas"]["Money"];
+            /** @description The package's price without the code. */
+            listPrice: components["schemas"]["Money"];
+            /** @description What the client pays. */
+            price: components["schemas"]["Money"];
+        };
+        /** @description The package the dialog shows and the code the client typed. */
+        DiscountPreviewRequest: {
+            /** @description The price the page showed, in EGP: compared with the catalogue's, as for a purchase. */
+            amount?: components["schemas"]["AmountInput"];
+            catalogueVersion?: string | null;
+            discountCode?: string | null;
+            /** @description `individual` or `group`. */
+            packageType?: string | null;
+            /** Format: int32 */
+            sessions?: number | null;
         };
         EditProfile: {
             fullName?: string | null;
@@ -1236,6 +1508,22 @@ export interface components {
             sessions: number;
             status: components["schemas"]["PaymentStatus"];
         };
+        /** @description A transfer order waiting for its money. */
+        PendingTransferView: {
+            amount: components["schemas"]["Money"];
+            clientEmail: string;
+            clientId: string;
+            clientName: string;
+            createdAt: string;
+            expiresAt: string;
+            orderId: string;
+            packageId: string;
+            /** @description In the site's default language. */
+            packageName: string;
+            reference: string;
+            /** Format: int64 */
+            sessions: number;
+        };
         PhoneBooking: {
             clientId?: string | null;
             googleMeetLink?: string | null;
@@ -1267,6 +1555,8 @@ export interface components {
             customerEmail?: string | null;
             customerName?: string | null;
             customerPhone?: string | null;
+            /** @description A discount code the client typed: the server prices the order again with it. */
+            discountCode?: string | null;
             isGuest?: boolean | null;
             /** @description `individual` or `group`. */
             packageType?: string | null;
@@ -1284,6 +1574,12 @@ export interface components {
             business: components["schemas"]["BusinessView"];
             clientEmail: string;
             clientName: string;
+            discount?: null | components["schemas"]["Money"];
+            /**
+             * @description The discount code that priced the purchase, and what it took off (`amount` is what
+             *     was paid).
+             */
+            discountCode?: string | null;
             issuedAt: string;
             /**
              * @description The package's name for an online purchase; "Coaching sessions" for a payment the admin
@@ -1449,6 +1745,24 @@ export interface components {
             language?: null | components["schemas"]["Language"];
             /** @description Where the form was (e.g. `footer`), kept as consent evidence. */
             source?: string | null;
+        };
+        /** @description A transfer order waiting for its money: what to send, where, and the reference to write. */
+        TransferView: {
+            accountName: string;
+            amount: components["schemas"]["Money"];
+            bank?: string | null;
+            /** @description When the order lapses unless its transfer is confirmed (RFC 3339, UTC). */
+            expiresAt: string;
+            iban?: string | null;
+            instapay?: string | null;
+            orderId: string;
+            packageId: string;
+            /** @description In the client's language. */
+            packageName: string;
+            /** @description Written in the transfer's note, e.g. `TR-7KQ2M9`. */
+            reference: string;
+            /** Format: int64 */
+            sessions: number;
         };
         UserView: {
             email: string;
@@ -2379,6 +2693,224 @@ export interface operations {
             };
         };
     };
+    list_codes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountCodeView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDiscountCode"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountCodeView"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Each wrong field named, or the code is already taken (`code`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    activate_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched on again (its days and uses still apply) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountCodeView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deactivate_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switched off: purchases can no longer use it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountCodeView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     payments_csv: {
         parameters: {
             query?: {
@@ -2393,7 +2925,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description kind,date,receipt_number,client_name,client_email,sessions,amount,currency,method,reference_number,recorded_by,record_id */
+            /** @description kind,date,receipt_number,client_name,client_email,sessions,amount,currency,method,reference_number,recorded_by,record_id,discount_code,discount_amount */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2839,6 +3371,195 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pending_transfers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingTransferView"][];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirm_transfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmTransfer"];
+            };
+        };
+        responses: {
+            /** @description Confirmed: credited, receipt issued and sent */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already confirmed, rejected, cancelled or lapsed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reject_transfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rejected */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already confirmed, rejected, cancelled or lapsed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4318,6 +5039,91 @@ export interface operations {
             };
         };
     };
+    preview_discount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscountPreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountPreview"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The package is gone or changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description discountCode: unknown, expired, not yet valid, inactive, used up, already used by this client, not for this package */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     latest: {
         parameters: {
             query?: never;
@@ -4564,6 +5370,183 @@ export interface operations {
             };
             /** @description Not application/x-www-form-urlencoded */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_transfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchaseRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferView"];
+                };
+            };
+            /** @description The body is not JSON of the expected shape */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The price shown is stale, or the package is gone or changed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is missing or invalid, or the site offers no transfers (paymentMethod) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_transfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order of this client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Already confirmed, rejected, cancelled or lapsed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    waiting_transfers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferView"][];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -34,6 +34,8 @@ export type Refundable = Schemas["Refundable"];
 export type RefundRow = Schemas["RefundRow"];
 /** The answer of POST /api/admin/payments: the payment and the last day of its credits. */
 export type RecordedPaymentView = Schemas["RecordedPaymentView"];
+/** A discount code with its uses, as the admin sees it (GET /api/admin/discount-codes). */
+export type DiscountCodeView = Schemas["DiscountCodeView"];
 /** The part of GET /api/dashboard the admin pages use: the external scheduling page. */
 export type SchedulerInfo = Pick<DashboardView, "schedulerUrl" | "schedulerName">;
 
@@ -66,6 +68,11 @@ export type EditProfileBody = Schemas["EditProfile"];
 export type AdjustCreditsBody = Schemas["AdjustCredits"];
 export type ExtendLotBody = Schemas["ExtendLot"];
 export type RefundPaymentBody = Schemas["RefundPayment"];
+/** A new discount code (POST /api/admin/discount-codes). */
+export type CreateDiscountCodeBody = Schemas["CreateDiscountCode"];
+export type ConfirmTransferBody = Schemas["ConfirmTransfer"];
+export type TransferView = Schemas["TransferView"];
+export type PendingTransferView = Schemas["PendingTransferView"];
 
 // ---------- money
 

@@ -1,7 +1,8 @@
 // /admin: five stat cards and the Client Management, Booking Management, Sessions Management
-// and Add Payment tabs (spec §2). Signed-out visitors go to /auth, non-admins to /dashboard.
+// and Add Payment tabs (spec §2), and Discount Codes (issue 22). Signed-out visitors go to
+// /auth, non-admins to /dashboard.
 import * as Tabs from "@radix-ui/react-tabs";
-import { useEffect, useRef, useState } from "react";
+import { Suspense, lazy, useEffect, useRef, useState } from "react";
 import { toast } from "../lib/toast";
 import { BookingsTab } from "../admin/BookingsTab";
 import { ClientsTab } from "../admin/ClientsTab";
@@ -17,8 +18,13 @@ import { dir, t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { Spinner } from "../lib/ui";
 
-const TABS = ["clients", "bookings", "sessions", "payments"] as const;
+const TABS = ["clients", "bookings", "sessions", "payments", "discounts"] as const;
 type Tab = (typeof TABS)[number];
+
+// The Discount Codes tab (and zod with its form) loads when first shown, or hovered or focused.
+const loadDiscounts = () => import("../admin/DiscountsTab");
+const DiscountsTab = lazy(() => loadDiscounts().then((m) => ({ default: m.DiscountsTab })));
+const preloadDiscounts = () => void loadDiscounts().catch(() => undefined);
 
 function initialTab(): Tab {
   const h = window.location.hash.slice(1);
@@ -117,6 +123,9 @@ function AdminDashboard() {
           <Tabs.Trigger className="tabs__trigger" value="payments" onPointerEnter={preloadDialogs} onFocus={preloadDialogs}>
             {t("admin.tabs.payments")}
           </Tabs.Trigger>
+          <Tabs.Trigger className="tabs__trigger" value="discounts" onPointerEnter={preloadDiscounts} onFocus={preloadDiscounts}>
+            {t("admin.discounts.tab")}
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tabs__panel" value="clients">
           <ClientsTab refreshKey={refreshKey} onChanged={refresh} />
@@ -130,9 +139,14 @@ function AdminDashboard() {
         <Tabs.Content className="tabs__panel" value="payments">
           <PaymentsTab />
         </Tabs.Content>
+        <Tabs.Content className="tabs__panel" value="discounts">
+          <Suspense fallback={<Spinner label={t("admin.discounts.loading")} />}>
+            <DiscountsTab />
+          </Suspense>
+        </Tabs.Content>
       </Tabs.Root>
     </div>
   );
 }
 
-export const mount = mountIsland(AdminDashboard, ["admin", "adminDashboard"]);
+export const mount = mountIsland(AdminDashboard, ["admin", "adminDashboard", "discounts"]);

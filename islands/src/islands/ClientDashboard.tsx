@@ -9,6 +9,7 @@ import { toast } from "../lib/toast";
 import { CreditsCard } from "../client/CreditsCard";
 import { EmailLanguage } from "../client/EmailLanguage";
 import { PaymentHistory } from "../client/PaymentHistory";
+import { PendingTransfers } from "../client/PendingTransfers";
 import { QuickActions } from "../client/QuickActions";
 import { UpcomingSessions } from "../client/UpcomingSessions";
 import { loadError, useDashboard } from "../client/useDashboard";
@@ -65,6 +66,7 @@ function ClientDashboard() {
       <div className="client-grid">
         <CreditsCard account={data.account} />
         <QuickActions schedulerName={data.schedulerName} schedulerUrl={data.schedulerUrl} newTabNote={newTabNote} />
+        <PendingTransfers />
         <UpcomingSessions sessions={data.upcomingSessions} filter={filter} busy={filtering} onFilter={(f) => void changeFilter(f)}
           newTabNote={newTabNote}
           answering={answering}

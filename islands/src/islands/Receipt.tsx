@@ -51,6 +51,7 @@ function Receipt() {
     [t("client.receipt.method"), methodLabel(receipt.paymentMethod)],
   ];
   if (receipt.referenceNumber) rows.push([t("client.receipt.reference"), receipt.referenceNumber]);
+  if (receipt.discount && receipt.discountCode) rows.push([t("client.receipt.discount", { code: receipt.discountCode }), `−${formatMoney(receipt.discount)}`]);
   return (
     <article className="panel receipt" aria-labelledby="receipt-title">
       <header className="receipt__head">

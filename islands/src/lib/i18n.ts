@@ -23,6 +23,7 @@ import type Auth from "../i18n/en/auth.json";
 import type Booking from "../i18n/en/booking.json";
 import type Common from "../i18n/en/common.json";
 import type Dashboard from "../i18n/en/dashboard.json";
+import type Discounts from "../i18n/en/discounts.json";
 import type Payment from "../i18n/en/payment.json";
 import type Purchase from "../i18n/en/purchase.json";
 import type Receipt from "../i18n/en/receipt.json";
@@ -49,7 +50,8 @@ export type Namespace =
   | "adminDialogs"
   | "addPayment"
   | "adminClient"
-  | "adminClientDialogs";
+  | "adminClientDialogs"
+  | "discounts";
 export const NAMESPACES: readonly Namespace[] = [
   "common",
   "auth",
@@ -64,6 +66,7 @@ export const NAMESPACES: readonly Namespace[] = [
   "addPayment",
   "adminClient",
   "adminClientDialogs",
+  "discounts",
 ];
 type Keys<T> = keyof T & string;
 export type MessageKey =
@@ -79,7 +82,8 @@ export type MessageKey =
   | Keys<typeof AdminDialogs>
   | Keys<typeof AddPayment>
   | Keys<typeof AdminClient>
-  | Keys<typeof AdminClientDialogs>;
+  | Keys<typeof AdminClientDialogs>
+  | Keys<typeof Discounts>;
 
 /** A compiled message: plain text, or FormatJS's AST. */
 export type Compiled = string | MessageFormatElement[];

@@ -4,13 +4,15 @@
 import { useId, useState } from "react";
 import { toast } from "../lib/toast";
 import * as z from "zod/mini";
-import type { PurchaseBody } from "../api/types";
+import type { PurchaseBody, TransferView } from "../api/types";
 import { ApiError, POST } from "../lib/api";
 import { Form, FormField, useZodForm } from "../lib/form";
-import { t, tMaybe } from "../lib/i18n";
+import { localPath, t, tMaybe } from "../lib/i18n";
 import { msg } from "../lib/validate";
 import { type Session, go } from "../lib/session";
 import { type ChosenPackage, publishedCatalogueVersion } from "./catalogue";
+import { type AppliedCode, DiscountCode } from "./DiscountCode";
+import { TransferDetails } from "./TransferDetails";
 
 const required = (message: ReturnType<typeof msg>) => z.string().check(z.trim(), z.minLength(1, message));
 
@@ -30,15 +32,19 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
   const emailLocked = Boolean(session.profile.email);
   // How to pay: one of the package's methods (the first until the client picks another).
   const [method, setMethod] = useState(pkg.methods[0]);
+  // A discount code the server has priced; sent with the purchase, which prices it again.
+  const [code, setCode] = useState<AppliedCode | null>(null);
   // On its way to PayTabs: the buttons stay busy until the page leaves.
   const [leaving, setLeaving] = useState(false);
   const busy = form.formState.isSubmitting || leaving;
+  // A transfer order placed: its instructions replace the form.
+  const [placed, setPlaced] = useState<TransferView | null>(null);
 
   async function proceed(buyer: Buyer) {
     try {
       // Without a version (the catalogue could not be read), the API prices from its newest.
       const catalogueVersion = pkg.catalogueVersion ?? (await publishedCatalogueVersion());
-      const { redirectUrl } = await POST("/api/payments/paytabs/create", {
+      const order = {
         packageType: pkg.type,
         sessions: pkg.sessions,
         // Requests carry amounts in pounds (the API compares this with the catalogue's price).
@@ -48,8 +54,13 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
         customerPhone: buyer.phone,
         isGuest: false,
         catalogueVersion,
-        paymentMethod: method,
-      } satisfies PurchaseBody);
+        discountCode: code?.code ?? null,
+      } satisfies PurchaseBody;
+      if (method === "transfer") {
+        setPlaced(await POST("/api/payments/transfer/create", order));
+        return;
+      }
+      const { redirectUrl } = await POST("/api/payments/paytabs/create", { ...order, paymentMethod: method } satisfies PurchaseBody);
       if (!redirectUrl) throw new Error(t("purchase.error.noRedirect"));
       setLeaving(true);
       go(redirectUrl);
@@ -64,6 +75,24 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
     }
   }
 
+  if (placed) {
+    return (
+      <section className="transfer-placed" aria-labelledby="transfer-title" tabIndex={-1} ref={(el) => el?.focus()}>
+        <h3 className="transfer-placed__title" id="transfer-title">
+          {t("purchase.transfer.title")}
+        </h3>
+        <p>{t("purchase.transfer.lead")}</p>
+        <TransferDetails transfer={placed} />
+        <p className="field__hint">{t("purchase.transfer.emailed")}</p>
+        <div className="dialog-actions">
+          <a className="btn btn--gold" href={localPath("/dashboard")}>
+            {t("purchase.transfer.dashboard")}
+          </a>
+        </div>
+      </section>
+    );
+  }
+
   return (
     <Form form={form} className="form" onSubmit={proceed}>
       <FormField<Buyer> name="name" id="buy-name" label={t("purchase.field.fullName")}>
@@ -76,12 +105,19 @@ export default function PurchaseForm({ pkg, session, onCancel, onSignedOut }: { 
         <input className="input" type="tel" autoComplete="tel" required />
       </FormField>
       {pkg.methods.length > 1 ? <MethodChoice methods={pkg.methods} value={method} onChange={setMethod} disabled={busy} /> : null}
+      <DiscountCode
+        pkg={pkg}
+        catalogueVersion={async () => pkg.catalogueVersion ?? (await publishedCatalogueVersion())}
+        applied={code}
+        onApplied={setCode}
+        disabled={busy}
+      />
       <div className="dialog-actions">
         <button type="button" className="btn btn--outline" onClick={onCancel} disabled={busy}>
           {t("common.cancel")}
         </button>
         <button type="submit" className="btn btn--gold" disabled={busy}>
-          {busy ? t("purchase.busy") : t("purchase.proceed")}
+          {busy ? t("purchase.busy") : t(method === "transfer" ? "purchase.placeOrder" : "purchase.proceed")}
         </button>
       </div>
     </Form>

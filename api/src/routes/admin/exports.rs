@@ -43,6 +43,8 @@ struct ExportRow {
     reference_number: Option<String>,
     recorded_by: Option<String>,
     id: String,
+    discount_code: Option<String>,
+    discount_amount: i64,
 }
 
 /// Every money movement between $1 and $2 (UTC timestamps, [from, to)).
@@ -51,7 +53,8 @@ const ROWS: &str = "
            p.full_name AS client_name, p.email AS client_email, pr.sessions_purchased AS sessions,
            pr.amount AS amount, pr.currency AS currency,
            CASE WHEN pr.recorded_by IS NULL THEN 'online_' || pr.payment_method ELSE pr.payment_method END AS method,
-           pr.reference_number AS reference_number, a.full_name AS recorded_by, pr.id AS id
+           pr.reference_number AS reference_number, a.full_name AS recorded_by, pr.id AS id,
+           pr.discount_code AS discount_code, pr.discount_amount AS discount_amount
       FROM payment_records pr
       JOIN profiles p ON p.user_id = pr.client_id
       LEFT JOIN receipts r ON r.payment_record_id = pr.id
@@ -62,7 +65,8 @@ const ROWS: &str = "
            p.full_name AS client_name, p.email AS client_email, -rf.credits AS sessions,
            -rf.amount AS amount, rf.currency AS currency,
            CASE WHEN rf.method = 'paytabs' THEN 'online_' || pr.payment_method ELSE pr.payment_method END AS method,
-           rf.tran_ref AS reference_number, a.full_name AS recorded_by, rf.id AS id
+           rf.tran_ref AS reference_number, a.full_name AS recorded_by, rf.id AS id,
+           NULL AS discount_code, 0 AS discount_amount
       FROM payment_refunds rf
       JOIN payment_records pr ON pr.id = rf.payment_record_id
       JOIN profiles p ON p.user_id = rf.client_id
@@ -100,7 +104,7 @@ fn amount(minor: i64) -> String {
 
 #[utoipa::path(get, path = "/api/admin/exports/payments", tag = "admin", params(ExportRange),
     responses((status = 200, content_type = "text/csv", body = String,
-               description = "kind,date,receipt_number,client_name,client_email,sessions,amount,currency,method,reference_number,recorded_by,record_id"),
+               description = "kind,date,receipt_number,client_name,client_email,sessions,amount,currency,method,reference_number,recorded_by,record_id,discount_code,discount_amount"),
               (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn payments_csv(
     State(state): State<AppState>,
@@ -126,7 +130,7 @@ pub async fn payments_csv(
     Ok(csv_response(bytes, from, to))
 }
 
-const HEADER: [&str; 12] = [
+const HEADER: [&str; 14] = [
     "kind",
     "date",
     "receipt_number",
@@ -139,6 +143,8 @@ const HEADER: [&str; 12] = [
     "reference_number",
     "recorded_by",
     "record_id",
+    "discount_code",
+    "discount_amount",
 ];
 
 /// The CSV document: the header, then one record per movement.
@@ -158,7 +164,7 @@ fn write_csv(state: &AppState, rows: Vec<ExportRow>) -> AppResult<Vec<u8>> {
 
 /// One movement's cells, in `HEADER`'s order: the day in the coach's time zone, text cells
 /// made safe for spreadsheets.
-fn record(state: &AppState, r: ExportRow) -> [String; 12] {
+fn record(state: &AppState, r: ExportRow) -> [String; 14] {
     let date = parse_ts(&r.happened_at)
         .map(|t| {
             t.with_timezone(&state.site().time_zone)
@@ -179,6 +185,12 @@ fn record(state: &AppState, r: ExportRow) -> [String; 12] {
         text_cell(r.reference_number.unwrap_or_default()),
         text_cell(r.recorded_by.unwrap_or_default()),
         r.id,
+        text_cell(r.discount_code.unwrap_or_default()),
+        if r.discount_amount > 0 {
+            amount(r.discount_amount)
+        } else {
+            String::new()
+        },
     ]
 }
 

@@ -5,10 +5,12 @@ mod bookings;
 mod client_page;
 mod clients;
 mod common;
+mod discounts;
 mod exports;
 mod lots;
 mod payments;
 mod stats;
+mod transfers;
 mod users;
 mod waive;
 
@@ -17,6 +19,7 @@ use utoipa_axum::routes;
 
 pub use bookings::{AdminBookingView, AssignBooking, PhoneBooking, SessionFilter};
 pub use clients::{ClientRow, ClientSearch};
+pub use discounts::DiscountCodeView;
 pub use lots::{ExtendLot, LotView, RefundPayment};
 pub use payments::{AddPayment, RecordedPaymentView};
 pub use stats::Stats;
@@ -51,4 +54,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(lots::extend_lot))
         .routes(routes!(lots::refundable, lots::refund_payment))
         .routes(routes!(waive::waive_late_cancellation))
+        .routes(routes!(transfers::pending_transfers))
+        .routes(routes!(transfers::confirm_transfer))
+        .routes(routes!(transfers::reject_transfer))
+        .routes(routes!(discounts::list_codes, discounts::create_code))
+        .routes(routes!(discounts::deactivate_code))
+        .routes(routes!(discounts::activate_code))
 }
