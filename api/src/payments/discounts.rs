@@ -87,16 +87,8 @@ pub async fn preview(
     price: Money,
     raw: &str,
 ) -> Result<Result<Priced, FieldError>, sqlx::Error> {
-    let Some(code) = discounts::by_code(conn, raw).await? else {
-        return Ok(Err(FieldError::new(
-            "discountCode",
-            "Unknown discount code",
-        )));
-    };
-    Ok(check(conn, &code, client_id, package_id, price, today(ctx))
-        .await?
-        .map(|new_price| priced(&code, price, new_price))
-        .map_err(refused))
+    let code = discounts::by_code(conn, raw).await?;
+    priced_with(conn, ctx, code, client_id, package_id, price).await
 }
 
 /// The price of an order about to be opened in the caller's transaction: the code's row is
@@ -113,7 +105,20 @@ pub async fn reserve(
     let Some(raw) = raw.map(str::trim).filter(|r| !r.is_empty()) else {
         return Ok(Ok(Priced { price, code: None }));
     };
-    let Some(code) = discounts::lock_by_code(conn, ctx.backend, raw).await? else {
+    let code = discounts::lock_by_code(conn, ctx.backend, raw).await?;
+    priced_with(conn, ctx, code, client_id, package_id, price).await
+}
+
+/// `price` with `code` (as read or locked), or why not.
+async fn priced_with(
+    conn: &mut AnyConnection,
+    ctx: &Context<'_>,
+    code: Option<DiscountCode>,
+    client_id: &str,
+    package_id: &str,
+    price: Money,
+) -> Result<Result<Priced, FieldError>, sqlx::Error> {
+    let Some(code) = code else {
         return Ok(Err(FieldError::new(
             "discountCode",
             "Unknown discount code",

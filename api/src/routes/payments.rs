@@ -150,6 +150,31 @@ fn methods_for(
     }
 }
 
+/// The order of `purchase`, at the price with its code (`priced`).
+pub(super) fn new_order<'a>(
+    user_id: &'a str,
+    package: &'a content_model::catalogue::CataloguePackage,
+    site: &'a crate::site::SiteInfo,
+    purchase: &'a Purchase,
+    priced: &'a discounts::Priced,
+) -> orders::NewOrder<'a> {
+    orders::NewOrder {
+        client_id: user_id,
+        package_id: &package.id,
+        package_type: package.package_type.as_str(),
+        sessions: i64::from(package.sessions),
+        amount: priced.price.minor(),
+        currency: &site.currency,
+        customer_name: &purchase.name,
+        customer_email: purchase.email.as_str(),
+        customer_phone: &purchase.phone,
+        discount: priced
+            .code
+            .as_ref()
+            .map(|(id, _, off)| (id.as_str(), off.minor())),
+    }
+}
+
 /// Opens the order at the server's price, with the discount code the client typed (whose row
 /// stays locked until the order that holds its use is written): its cart id and amount.
 async fn open_order(
@@ -170,21 +195,7 @@ async fn open_order(
         purchase.discount_code.as_deref(),
     )
     .await??;
-    let order = orders::NewOrder {
-        client_id: user_id,
-        package_id: &package.id,
-        package_type: package.package_type.as_str(),
-        sessions: i64::from(package.sessions),
-        amount: priced.price.minor(),
-        currency: &site.currency,
-        customer_name: &purchase.name,
-        customer_email: purchase.email.as_str(),
-        customer_phone: &purchase.phone,
-        discount: priced
-            .code
-            .as_ref()
-            .map(|(id, _, off)| (id.as_str(), off.minor())),
-    };
+    let order = new_order(user_id, package, site, purchase, &priced);
     let cart_id = orders::open(&mut tx, &order, ctx.now).await?;
     tx.commit().await?;
     Ok((cart_id, order.amount))

@@ -17,7 +17,7 @@ use crate::domain::{Language, MoneyView, ts};
 use crate::email::enqueue_all;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppPath, AuthUser};
-use crate::payments::{catalogue, discounts, orders, transfers};
+use crate::payments::{catalogue, discounts, transfers};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -128,21 +128,7 @@ pub async fn create_transfer(
         purchase.discount_code.as_deref(),
     )
     .await??;
-    let order = orders::NewOrder {
-        client_id: &user.user_id,
-        package_id: &package.id,
-        package_type: package.package_type.as_str(),
-        sessions: i64::from(package.sessions),
-        amount: priced.price.minor(),
-        currency: &site.currency,
-        customer_name: &purchase.name,
-        customer_email: purchase.email.as_str(),
-        customer_phone: &purchase.phone,
-        discount: priced
-            .code
-            .as_ref()
-            .map(|(id, _, off)| (id.as_str(), off.minor())),
-    };
+    let order = super::payments::new_order(&user.user_id, &package, &site, &purchase, &priced);
     let lang = language_of(&mut tx, &user.user_id).await?;
     let name = crate::catalogue::package_name(&package, lang);
     let (opened, mail) = transfers::open(&mut tx, &ctx, &order, &transfer, &name).await?;

@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 use crate::payments::admin;
 use crate::support::{TestApp, new_client, spawn_app};
 
-async fn export(app: &TestApp, boss: &reqwest::Client) -> Vec<csv::StringRecord> {
+/// The accounting CSV of yesterday to tomorrow (Cairo), without its header.
+pub(crate) async fn export(app: &TestApp, boss: &reqwest::Client) -> Vec<csv::StringRecord> {
     let cairo = chrono::Utc::now().with_timezone(&chrono_tz::Africa::Cairo);
     let (from, to) = (
         (cairo - chrono::Duration::days(1)).format("%Y-%m-%d"),

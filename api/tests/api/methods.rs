@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::payments::{admin, client, post_return};
+use crate::payments::{admin, client, post_return, press_with};
 use crate::support::{TestApp, assert_ledger_verifies, error_of, spawn_app};
 
 /// content/settings.yaml: paytabs [creditcard, meezaqr, applepay, valu, souhoola, installment],
@@ -34,56 +34,17 @@ async fn pay(
     method: &str,
     card: &str,
 ) -> (Vec<String>, String, Vec<(String, String)>) {
-    let browser = reqwest::Client::new();
-    let page = browser
-        .get(page_url)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = reqwest::get(page_url).await.unwrap().text().await.unwrap();
     let offered = page
         .split("name=\"method\" value=\"")
         .skip(1)
         .map(|s| s[..s.find('"').unwrap()].to_string())
         .collect();
-    let html = browser
-        .post(page_url)
-        .form(&[("action", "approve"), ("method", method), ("card", card)])
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let action = html
-        .split("action=\"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap()
-        .replace("&#x2F;", "/");
-    let fields = html
-        .split("<input type=\"hidden\" ")
-        .skip(1)
-        .map(|i| {
-            let attr = |n: &str| {
-                i.split(&format!("{n}=\""))
-                    .nth(1)
-                    .unwrap()
-                    .split('"')
-                    .next()
-                    .unwrap()
-                    .to_string()
-            };
-            (
-                attr("name"),
-                attr("value").replace("&#39;", "'").replace("&amp;", "&"),
-            )
-        })
-        .collect();
+    let (action, fields) = press_with(
+        page_url,
+        &[("action", "approve"), ("method", method), ("card", card)],
+    )
+    .await;
     (offered, action, fields)
 }
 

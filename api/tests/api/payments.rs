@@ -41,6 +41,14 @@ pub(crate) async fn hosted_page(app: &TestApp, c: &reqwest::Client) -> String {
 /// The customer presses a button on the hosted page; returns the signed return form
 /// `(action, fields)` that the page posts back to us.
 pub(crate) async fn press(page_url: &str, action: &str) -> (String, Vec<(String, String)>) {
+    press_with(page_url, &[("action", action)]).await
+}
+
+/// [`press`] with the page's other fields (the method chosen, the card number).
+pub(crate) async fn press_with(
+    page_url: &str,
+    form: &[(&str, &str)],
+) -> (String, Vec<(String, String)>) {
     let browser = reqwest::Client::new();
     let page = browser
         .get(page_url)
@@ -53,7 +61,7 @@ pub(crate) async fn press(page_url: &str, action: &str) -> (String, Vec<(String,
     assert!(page.contains("Approve") && page.contains("Decline") && page.contains("Cancel"));
     let html = browser
         .post(page_url)
-        .form(&[("action", action)])
+        .form(form)
         .send()
         .await
         .unwrap()
