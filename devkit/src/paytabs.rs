@@ -257,6 +257,8 @@ fn invalid_sale(body: &Value) -> Option<(i64, String)> {
         Some((207, "Invalid cart amount".into()))
     } else if description.is_empty() || description.len() > 128 {
         Some((208, "Invalid cart description".into()))
+    } else if !matches!(body["paypage_lang"].as_str(), None | Some("en" | "ar")) {
+        Some((209, "Invalid page language".into()))
     } else if !methods_known(body) {
         Some((225, "Payment method is not supported".into()))
     } else {
@@ -444,7 +446,7 @@ async fn page(State(s): State<Arc<StandIn>>, Path(tran_ref): Path<String>) -> Re
     Html(format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>PayTabs stand-in: pay {amount} EGP</title></head>\
-<body style=\"font-family:system-ui,sans-serif;background:#eef1f6;margin:0\"><main style=\"max-width:28rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:12px\">\
+<body style=\"font-family:system-ui,sans-serif;background:#eef1f6;margin:0\"><main data-paypage-lang=\"{page_lang}\" style=\"max-width:28rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:12px\">\
 <p style=\"color:#b45309;font-size:.85rem\">Local PayTabs stand-in: no real payment is made.</p>\
 <h1 style=\"font-size:1.3rem\">{description}</h1><p>Amount: <strong>{amount} EGP</strong></p>\
 <form method=\"post\"><fieldset><legend>Pay with</legend>{methods}</fieldset>\
@@ -455,6 +457,7 @@ async fn page(State(s): State<Arc<StandIn>>, Path(tran_ref): Path<String>) -> Re
 <button name=\"action\" value=\"cancel\" data-action=\"cancel\">Cancel</button></p></form></main></body></html>",
         amount = format!("{:.2}", r["cart_amount"].as_f64().unwrap_or(0.0)),
         description = escape(r["cart_description"].as_str().unwrap_or("")),
+        page_lang = escape(r["paypage_lang"].as_str().unwrap_or("en")),
         methods = offered(r)
             .iter()
             .enumerate()

@@ -35,6 +35,8 @@ pub struct PageRequest<'a> {
     /// PayTabs' codes of the methods the hosted page may offer (`payment_methods`); empty:
     /// the profile's own.
     pub payment_methods: &'a [&'a str],
+    /// The hosted page's language (`paypage_lang`: `en` or `ar`), the client's.
+    pub lang: &'a str,
 }
 
 /// A follow-up `refund` of an approved sale (docs/integrations.md §1.3: `tran_type` refund with the
@@ -199,7 +201,7 @@ impl PayTabs {
             "cart_currency": r.currency,
             "cart_amount": format_amount(r.amount).parse::<serde_json::Number>().ok(),
             "cart_description": r.description,
-            "paypage_lang": "en",
+            "paypage_lang": r.lang,
             "customer_details": {
                 "name": r.customer_name, "email": r.customer_email, "phone": r.customer_phone,
                 "street1": "N/A", "city": "Cairo", "state": "C", "country": "EG", "zip": "", "ip": r.customer_ip

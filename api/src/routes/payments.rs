@@ -252,6 +252,10 @@ pub async fn create(
         callback_url: &format!("{base}/api/payments/paytabs/callback"),
         return_url: &format!("{base}/api/payments/paytabs/return"),
         payment_methods: &methods,
+        // PayTabs' page speaks the client's language.
+        lang: crate::domain::accounts::language_of(&mut conn, &user.user_id)
+            .await?
+            .as_str(),
     };
     match paytabs.create_page(&request).await {
         Ok((tran_ref, redirect_url)) => {

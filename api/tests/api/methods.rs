@@ -194,3 +194,40 @@ async fn a_method_the_package_does_not_offer_is_refused_naming_the_field_and_wri
         .unwrap();
     assert_eq!(orders, 0);
 }
+
+#[tokio::test]
+async fn paytabs_page_speaks_the_clients_language() {
+    let app = spawn_app().await;
+    let c = client(&app, "mona@example.com").await;
+    let page_lang = |r: Value| async move {
+        let page = r["redirectUrl"].as_str().unwrap().to_string();
+        let html = reqwest::get(&page).await.unwrap().text().await.unwrap();
+        html.split("data-paypage-lang=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let english = start(&app, &c, FIVE, json!("creditcard"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page_lang(english).await, "en");
+    let r = c
+        .put(app.url("/api/auth/language"))
+        .header("Origin", &app.base)
+        .json(&json!({"language": "ar"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    let arabic = start(&app, &c, FIVE, json!("creditcard"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(page_lang(arabic).await, "ar");
+}
