@@ -134,13 +134,19 @@ async fn waiting(
     let order = orders::lock_transfer(conn, ctx.backend, cart_id)
         .await?
         .ok_or(DomainError::NotFound("Transfer order not found"))?;
+    still_waiting(&order, ctx)?;
+    Ok(order)
+}
+
+/// Refuses an order that is over, or past its day.
+fn still_waiting(order: &TransferOrder, ctx: &Context<'_>) -> Result<(), DomainError> {
     if order.status != PaymentStatus::Pending {
-        return Err(over(&order));
+        return Err(over(order));
     }
     if order.expires_at < ts(ctx.now) {
         return Err(DomainError::Conflict("This order has lapsed"));
     }
-    Ok(order)
+    Ok(())
 }
 
 /// How the money arrived, as the record names the method.
@@ -245,16 +251,12 @@ async fn receipt_mail(
     record_id: &str,
     lang: Language,
 ) -> Result<OutgoingEmail, sqlx::Error> {
-    let client: Option<String> =
-        sqlx::query_scalar("SELECT full_name FROM profiles WHERE user_id = $1")
-            .bind(&order.client_id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let client = client_name(conn, &order.client_id).await?;
     Ok(templates::purchase_receipt(
         lang,
         &ctx.site.name,
         &order.customer_email,
-        client.as_deref().unwrap_or(""),
+        &client,
         &templates::Purchase {
             package,
             sessions: order.sessions_purchased,
@@ -295,22 +297,12 @@ pub async fn cancel(
     client_id: &str,
     cart_id: &str,
 ) -> Result<(), DomainError> {
-    let order = waiting(conn, ctx, cart_id).await;
-    let order = match order {
-        Ok(o) if o.client_id == client_id => o,
-        // Another client's order answers as if it did not exist, whatever its state.
-        Ok(_) => return Err(DomainError::NotFound("Transfer order not found")),
-        Err(e) => {
-            let owner: Option<String> = sqlx::query_scalar("SELECT client_id FROM payment_transactions WHERE cart_id = $1 AND provider = 'transfer'")
-                .bind(cart_id)
-                .fetch_optional(&mut *conn)
-                .await?;
-            return Err(match owner {
-                Some(owner) if owner == client_id => e,
-                _ => DomainError::NotFound("Transfer order not found"),
-            });
-        }
-    };
+    // Another client's order answers as if it did not exist, whatever its state.
+    let order = orders::lock_transfer(conn, ctx.backend, cart_id)
+        .await?
+        .filter(|o| o.client_id == client_id)
+        .ok_or(DomainError::NotFound("Transfer order not found"))?;
+    still_waiting(&order, ctx)?;
     orders::end_transfer(
         conn,
         &order.id,
@@ -321,6 +313,16 @@ pub async fn cancel(
     )
     .await?;
     Ok(())
+}
+
+/// The client's name, as the emails greet them.
+async fn client_name(conn: &mut AnyConnection, client_id: &str) -> Result<String, sqlx::Error> {
+    let name: Option<String> =
+        sqlx::query_scalar("SELECT full_name FROM profiles WHERE user_id = $1")
+            .bind(client_id)
+            .fetch_optional(conn)
+            .await?;
+    Ok(name.unwrap_or_default())
 }
 
 /// Lapses one order past its day, if it still waits, and answers its email.
@@ -352,11 +354,7 @@ pub async fn lapse(
     let package = catalogue
         .package_name(&order.package_id, lang)
         .unwrap_or_else(|| order.package_id.clone());
-    let name: Option<String> =
-        sqlx::query_scalar("SELECT full_name FROM profiles WHERE user_id = $1")
-            .bind(&order.client_id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let name = client_name(conn, &order.client_id).await?;
     let expires =
         DateTime::parse_from_rfc3339(&order.expires_at).map_or(ctx.now, |t| t.with_timezone(&Utc));
     let d = details(
@@ -372,7 +370,7 @@ pub async fn lapse(
         lang,
         &ctx.site.name,
         &order.customer_email,
-        name.as_deref().unwrap_or(""),
+        &name,
         &d,
         ctx.base_url,
     );
