@@ -63,3 +63,26 @@ test("an English page with the language switch downloads no Arabic face", async 
   assert.doesNotMatch(r.switchFont, /Brand/, "the switch stays in the device's font");
   await v.context.close();
 });
+
+test("figures with a sign keep it after the number on an Arabic page (500+, not +500)", async () => {
+  const v = await visitor(browser, "rtl-figures");
+  await v.page.goto(`${product.site}/ar/`, { waitUntil: "networkidle" });
+  const figures = await v.page.evaluate(() =>
+    [...document.querySelectorAll(".stats dd")].map((dd) => {
+      const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+      const text = walker.nextNode();
+      const at = (i) => {
+        const range = document.createRange();
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        return range.getBoundingClientRect().left;
+      };
+      const value = text.textContent;
+      // Where the first digit and the sign or percent after the last digit are drawn.
+      return { value, signAfterDigits: at(value.length - 1) > at(0) };
+    }),
+  );
+  assert.ok(figures.length >= 3, JSON.stringify(figures));
+  for (const f of figures) assert.ok(f.signAfterDigits, `${f.value} reads left to right: ${JSON.stringify(figures)}`);
+  await v.context.close();
+});
