@@ -75,6 +75,21 @@ pub struct CatalogueSettings {
     /// API refuses transfer orders.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transfer: Option<TransferSettings>,
+    /// `payments.paymob`: the methods Paymob takes; every other method of a package goes to
+    /// PayTabs. Absent (older files, or no Paymob): all go to PayTabs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paymob: Vec<PaymentMethod>,
+}
+
+impl CatalogueSettings {
+    /// Who takes `method`.
+    pub fn provider_of(&self, method: PaymentMethod) -> crate::payments::Provider {
+        if self.paymob.contains(&method) {
+            crate::payments::Provider::Paymob
+        } else {
+            crate::payments::Provider::Paytabs
+        }
+    }
 }
 
 /// A package as purchases need it (`packages.yaml`).
@@ -94,7 +109,7 @@ pub struct CataloguePackage {
     /// (and so left out of the file) on an English-only site. Use [`CataloguePackage::name_in`].
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub names: BTreeMap<String, String>,
-    /// The PayTabs methods this package may be paid with, in the dialog's order (settings'
+    /// The methods (PayTabs' and Paymob's) this package may be paid with, in the dialog's order (settings'
     /// `payments`, narrowed by the package's own list and `instalments_from`). A file written
     /// before methods existed offers cards.
     #[serde(default = "cards_only")]
@@ -176,6 +191,7 @@ impl Catalogue {
             default_validity_months: settings.credits.default_validity_months,
             business: settings.business.clone(),
             transfer: settings.payments.transfer.clone(),
+            paymob: settings.payments.paymob.clone(),
         };
         let mut packages: Vec<CataloguePackage> = packages
             .iter()

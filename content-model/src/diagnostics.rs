@@ -85,14 +85,18 @@ impl Diagnostics {
     }
 
     /// Turns the collected problems into an error, sorted by file and line so the output is
-    /// stable whatever order the parallel loader found them in.
+    /// stable whatever order the parallel loader found them in, each problem once (a
+    /// translation shares what it does not translate, such as the settings' payments, and
+    /// finds the same problems there).
     pub fn into_result(mut self) -> Result<(), SiteErrors> {
         if self.0.is_empty() {
             return Ok(());
         }
+        let mut seen = std::collections::HashSet::new();
+        self.0
+            .retain(|d| seen.insert((d.file.clone(), d.line, d.field.clone(), d.message.clone())));
         self.0
             .sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
-        self.0.dedup();
         Err(SiteErrors(self.0))
     }
 }

@@ -111,6 +111,11 @@ pub struct PaymentSettings {
     /// The methods the coach's PayTabs profile has switched on, in the order the purchase
     /// dialog lists them.
     pub paytabs: Vec<crate::payments::PaymentMethod>,
+    /// The methods the coach's Paymob account has (its integrations), listed after PayTabs'
+    /// in the dialog: `wallet`, `kiosk`, and any of `creditcard`, `valu`, `souhoola`, `forsa`,
+    /// `halan` that PayTabs does not already take. Absent: Paymob is not used.
+    #[serde(default)]
+    pub paymob: Vec<crate::payments::PaymentMethod>,
     /// Instalment methods are offered only on packages of at least this price (in the site's
     /// currency); absent, on every package.
     pub instalments_from: Option<Money>,
@@ -122,6 +127,7 @@ impl Default for PaymentSettings {
     fn default() -> Self {
         PaymentSettings {
             paytabs: vec![crate::payments::PaymentMethod::Creditcard],
+            paymob: Vec::new(),
             instalments_from: None,
             transfer: None,
         }
@@ -214,6 +220,39 @@ impl TransferSettings {
 }
 
 impl PaymentSettings {
+    /// What is wrong with the two providers' lists, as `(field, problem, fix)`: a method its
+    /// provider cannot take, or one both lists name (the dialog must know who takes it).
+    pub fn problems(&self) -> Vec<(&'static str, String, String)> {
+        use crate::payments::Provider;
+        let mut out = Vec::new();
+        for (field, provider, list) in [
+            ("payments.paytabs", Provider::Paytabs, &self.paytabs),
+            ("payments.paymob", Provider::Paymob, &self.paymob),
+        ] {
+            for m in list.iter().filter(|m| !m.offered_by(provider)) {
+                out.push((
+                    field,
+                    format!("{} does not offer `{}`", provider.name(), m.code()),
+                    match m {
+                        crate::payments::PaymentMethod::Wallet
+                        | crate::payments::PaymentMethod::Kiosk => {
+                            format!("move `{}` to payments.paymob", m.code())
+                        }
+                        _ => format!("move `{}` to payments.paytabs", m.code()),
+                    },
+                ));
+            }
+        }
+        for m in self.paymob.iter().filter(|m| self.paytabs.contains(m)) {
+            out.push((
+                "payments.paymob",
+                format!("`{}` is listed under both PayTabs and Paymob", m.code()),
+                format!("keep `{}` under one provider", m.code()),
+            ));
+        }
+        out
+    }
+
     /// The methods a package of `price` offers: the profile's, narrowed to the package's own
     /// list when it has one, without instalments below `instalments_from`.
     pub fn offered(
@@ -223,6 +262,7 @@ impl PaymentSettings {
     ) -> Vec<crate::payments::PaymentMethod> {
         self.paytabs
             .iter()
+            .chain(&self.paymob)
             .copied()
             .filter(|m| only.is_empty() || only.contains(m))
             .filter(|m| !m.is_instalments() || self.instalments_from.is_none_or(|min| price >= min))
@@ -893,22 +933,50 @@ mod tests {
         use crate::payments::PaymentMethod::*;
         let settings = PaymentSettings {
             paytabs: vec![Creditcard, Meezaqr, Applepay, Valu, Souhoola],
+            paymob: vec![Wallet, Kiosk],
             instalments_from: Some(Money(900_000)),
             transfer: None,
         };
+        // PayTabs' methods, then Paymob's.
         assert_eq!(
             settings.offered(Money(450_000), &[]),
-            vec![Creditcard, Meezaqr, Applepay]
+            vec![Creditcard, Meezaqr, Applepay, Wallet, Kiosk]
         );
         assert_eq!(
             settings.offered(Money(900_000), &[]),
-            vec![Creditcard, Meezaqr, Applepay, Valu, Souhoola]
+            vec![Creditcard, Meezaqr, Applepay, Valu, Souhoola, Wallet, Kiosk]
         );
         // A package's own list narrows the profile's; a method the profile lacks stays out.
         assert_eq!(
             settings.offered(Money(2_025_000), &[Creditcard, Valu, Aman]),
             vec![Creditcard, Valu]
         );
+    }
+
+    #[test]
+    fn a_method_goes_to_one_provider_that_has_it() {
+        use crate::payments::PaymentMethod::*;
+        let settings = |paytabs: Vec<_>, paymob: Vec<_>| PaymentSettings {
+            paytabs,
+            paymob,
+            ..PaymentSettings::default()
+        };
+        assert!(
+            settings(vec![Creditcard, Meezaqr], vec![Wallet, Kiosk, Valu])
+                .problems()
+                .is_empty()
+        );
+        // PayTabs has no wallet; Paymob no Meeza QR.
+        let wrong = settings(vec![Creditcard, Wallet], vec![Meezaqr]).problems();
+        assert_eq!(wrong.len(), 2, "{wrong:?}");
+        assert_eq!(wrong[0].0, "payments.paytabs");
+        assert_eq!(wrong[0].1, "PayTabs does not offer `wallet`");
+        assert_eq!(wrong[0].2, "move `wallet` to payments.paymob");
+        assert_eq!(wrong[1].1, "Paymob does not offer `meezaqr`");
+        // Listed under both: the dialog could not tell who takes it.
+        let both = settings(vec![Creditcard, Valu], vec![Valu]).problems();
+        assert_eq!(both.len(), 1);
+        assert_eq!(both[0].1, "`valu` is listed under both PayTabs and Paymob");
     }
 
     #[test]

@@ -203,6 +203,9 @@ fn check_settings(root: &Path, s: &Settings, out: &mut Vec<Diagnostic>) {
     if let Some(business) = &s.business {
         check_business(&file, business, out);
     }
+    for (field, problem, fix) in s.payments.problems() {
+        out.push(file.error(field, problem, &fix));
+    }
     if let Some((field, problem, fix)) = s.payments.transfer.as_ref().and_then(|t| t.problem()) {
         out.push(file.error(&format!("payments.transfer.{field}"), problem, fix));
     }

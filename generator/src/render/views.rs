@@ -1072,7 +1072,7 @@ mod tests {
         let payments = PaymentSettings {
             paytabs: vec![Creditcard, Meezaqr, Valu],
             instalments_from: Some(Money(900_000)),
-            transfer: None,
+            ..PaymentSettings::default()
         };
         let en = crate::locale::english();
         let cards = packages(&[&a, &b], PackageType::Individual, &payments, &en);
