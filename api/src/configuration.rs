@@ -92,6 +92,9 @@ pub struct Config {
     pub rate_limits: bool,
     /// PayTabs credentials; without them online purchases answer 'Failed to initiate payment'.
     pub paytabs: Option<PayTabsConfig>,
+    /// Paymob credentials (wallets and kiosks); without them a Paymob method answers 'Failed
+    /// to initiate payment' and its callbacks are refused.
+    pub paymob: Option<crate::providers::paymob::PaymobConfig>,
     /// Calendly webhooks and API; without signing keys the webhook refuses every delivery.
     pub calendly: CalendlyConfig,
     /// Signs the client reference in booking links (`APP_SECRET`; required in production).
@@ -178,6 +181,34 @@ impl Vars<'_> {
             (None, None) => Ok(None),
             _ => bail!("set both PAYTABS_PROFILE_ID and PAYTABS_SERVER_KEY, or neither"),
         }
+    }
+
+    /// Paymob's keys and integrations: `PAYMOB_SECRET_KEY`, `PAYMOB_PUBLIC_KEY`,
+    /// `PAYMOB_HMAC_SECRET` and `PAYMOB_INTEGRATIONS` (`wallet=4751234,kiosk=4751235`): all
+    /// or none.
+    fn paymob(&self) -> anyhow::Result<Option<crate::providers::paymob::PaymobConfig>> {
+        let names = [
+            "PAYMOB_SECRET_KEY",
+            "PAYMOB_PUBLIC_KEY",
+            "PAYMOB_HMAC_SECRET",
+            "PAYMOB_INTEGRATIONS",
+        ];
+        let values: Vec<Option<String>> = names.iter().map(|n| self.var(n)).collect();
+        let [Some(secret), Some(public), Some(hmac), Some(integrations)] = &values[..] else {
+            if values.iter().any(Option::is_some) {
+                bail!("set all of {} or none", names.join(", "));
+            }
+            return Ok(None);
+        };
+        Ok(Some(crate::providers::paymob::PaymobConfig {
+            base_url: self
+                .var("PAYMOB_BASE_URL")
+                .unwrap_or_else(|| "https://accept.paymob.com".into()),
+            secret_key: Secret::new(secret),
+            public_key: public.clone(),
+            hmac_secret: Secret::new(hmac),
+            integration_ids: parse_integrations(integrations)?,
+        }))
     }
 
     /// Calendly's webhook keys (comma-separated, newest first), tolerance and API.
@@ -291,6 +322,7 @@ impl Config {
         let smtp = v.smtp()?;
         require_for_production(&v, environment, &smtp)?;
         let paytabs = v.paytabs()?;
+        let paymob = v.paymob()?;
         let calendly = v.calendly()?;
         let app_secret = v.app_secret(environment)?;
         let catalogue_url = v.catalogue_url(environment)?;
@@ -323,6 +355,7 @@ impl Config {
             session_absolute: Duration::from_secs(60 * 60 * 24 * 30),
             rate_limits: v.flag("RATE_LIMITS", true)?,
             paytabs,
+            paymob,
             calendly,
             app_secret,
         })
@@ -337,6 +370,26 @@ impl Config {
             None => crate::catalogue::Source::ContentDir(self.content_dir.clone()),
         }
     }
+}
+
+/// `wallet=4751234,kiosk=4751235`: each of our Paymob methods to its integration id.
+fn parse_integrations(text: &str) -> anyhow::Result<std::collections::BTreeMap<String, i64>> {
+    let mut out = std::collections::BTreeMap::new();
+    for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let parsed = pair.split_once('=').and_then(|(method, id)| {
+            let method = content_model::payments::PaymentMethod::parse(method.trim())
+                .filter(|m| m.offered_by(content_model::payments::Provider::Paymob))?;
+            Some((method.code().to_string(), id.trim().parse::<i64>().ok()?))
+        });
+        let Some((method, id)) = parsed else {
+            bail!(
+                "PAYMOB_INTEGRATIONS: `{pair}` is not method=integration id (methods: wallet, kiosk, creditcard, valu, souhoola, forsa, halan)"
+            );
+        };
+        out.insert(method, id);
+    }
+    anyhow::ensure!(!out.is_empty(), "PAYMOB_INTEGRATIONS names no integration");
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -396,5 +449,27 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("http(s)://"), "{e}");
+    }
+
+    #[test]
+    fn paymob_needs_all_its_keys_and_integrations_our_methods_can_use() {
+        let keys = [
+            ("PAYMOB_SECRET_KEY", "egy_sk_test_1"),
+            ("PAYMOB_PUBLIC_KEY", "egy_pk_test_1"),
+            ("PAYMOB_HMAC_SECRET", "hmac-secret"),
+            ("PAYMOB_INTEGRATIONS", " wallet=4751234 , kiosk=4751235"),
+        ];
+        let paymob = config(&keys).unwrap().paymob.unwrap();
+        assert_eq!(paymob.base_url, "https://accept.paymob.com");
+        assert_eq!(paymob.integration_ids["wallet"], 4_751_234);
+        assert_eq!(paymob.integration_ids["kiosk"], 4_751_235);
+        assert!(!format!("{paymob:?}").contains("hmac-secret"));
+        assert!(config(&[]).unwrap().paymob.is_none());
+        let e = config(&keys[..3]).unwrap_err().to_string();
+        assert!(e.contains("PAYMOB_INTEGRATIONS"), "{e}");
+        for bad in ["wallet", "wallet=abc", "meezaqr=1", ","] {
+            let vars = [&keys[..3], &[("PAYMOB_INTEGRATIONS", bad)]].concat();
+            assert!(config(&vars).is_err(), "{bad}");
+        }
     }
 }

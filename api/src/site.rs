@@ -25,6 +25,8 @@ pub struct SiteInfo {
     pub tax_id: Option<String>,
     /// Where transfers go (settings `payments.transfer`); `None`: no transfer orders.
     pub transfer: Option<content_model::model::TransferSettings>,
+    /// The methods Paymob takes (settings `payments.paymob`); the others go to PayTabs.
+    pub paymob_methods: Vec<content_model::payments::PaymentMethod>,
 }
 
 impl SiteInfo {
@@ -57,6 +59,7 @@ impl SiteInfo {
             scheduler_name: settings.scheduler_name.clone(),
             default_validity_months: settings.default_validity_months,
             transfer: settings.transfer.clone(),
+            paymob_methods: settings.paymob.clone(),
         })
     }
 

@@ -99,6 +99,10 @@ impl Application {
             .paytabs
             .clone()
             .map(crate::providers::paytabs::PayTabs::new);
+        let paymob = config
+            .paymob
+            .clone()
+            .map(crate::providers::paymob::Paymob::new);
         let calendly = config
             .calendly
             .token
@@ -111,6 +115,7 @@ impl Application {
             catalogue: Arc::new(catalogue),
             mail_wake: Arc::new(Notify::new()),
             paytabs,
+            paymob,
             calendly,
             sessions: Default::default(),
             dashboards: Default::default(),
@@ -217,11 +222,12 @@ pub fn router(state: AppState) -> Router {
 
 /// Routes that other servers or mail clients call, authenticated by a signature or a token
 /// in the URL instead of a cookie, so they carry no Origin of ours.
-const CROSS_SITE_ALLOWED: [&str; 4] = [
+const CROSS_SITE_ALLOWED: [&str; 5] = [
     "/api/newsletter/unsubscribe",
     "/api/webhooks/",
     "/api/payments/paytabs/callback",
     "/api/payments/paytabs/return",
+    "/api/payments/paymob/callback",
 ];
 
 /// CSRF defence for cookie-authenticated routes: a state-changing request must come from the

@@ -23,6 +23,8 @@ pub struct AppState {
     /// Wakes the email worker after a commit that queued mail.
     pub mail_wake: Arc<Notify>,
     pub paytabs: Option<crate::providers::paytabs::PayTabs>,
+    /// Paymob (mobile wallets and kiosks), when its keys are set.
+    pub paymob: Option<crate::providers::paymob::Paymob>,
     /// Calendly's API (cancel an event, refresh a meeting link), when CALENDLY_TOKEN is set.
     pub calendly: Option<crate::providers::calendly::Client>,
     /// Exact caches of the session lookup and the client's dashboard (SQLite; `read_cache`).
@@ -45,6 +47,24 @@ impl AppState {
             now: chrono::Utc::now(),
             site,
             base_url: &self.config.public_base_url,
+        }
+    }
+
+    /// The configured provider that takes `provider`'s payments, if its keys are set.
+    pub fn gateway(
+        &self,
+        provider: content_model::payments::Provider,
+    ) -> Option<&dyn crate::payments::gateway::Gateway> {
+        use content_model::payments::Provider;
+        match provider {
+            Provider::Paytabs => self
+                .paytabs
+                .as_ref()
+                .map(|g| g as &dyn crate::payments::gateway::Gateway),
+            Provider::Paymob => self
+                .paymob
+                .as_ref()
+                .map(|g| g as &dyn crate::payments::gateway::Gateway),
         }
     }
 

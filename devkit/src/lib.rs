@@ -1,5 +1,5 @@
-//! Development code that never ships in the `api` binary: a local PayTabs (`paytabs`) and
-//! Calendly (`calendly`) that send the same signed callbacks and webhooks as the real services,
+//! Development code that never ships in the `api` binary: a local PayTabs (`paytabs`), Paymob
+//! (`paymob`) and Calendly (`calendly`) that send the same signed callbacks and webhooks as the real services,
 //! the mailbox that keeps mail when no SMTP server is set (`mailbox`), and the local defaults
 //! and demo accounts of `devserver` (`local`).
 //!
@@ -23,6 +23,8 @@ use api::startup::Extensions;
 pub struct DevKit {
     /// Served at /paytabs-standin.
     pub paytabs: Option<Arc<paytabs::StandIn>>,
+    /// Served at /paymob-standin.
+    pub paymob: Option<Arc<paymob::StandIn>>,
     /// Served at /calendly-standin.
     pub calendly: Option<Arc<calendly::CalendlyStandIn>>,
     /// Takes the mail, listed at /api/dev/mailbox.
@@ -36,6 +38,9 @@ impl DevKit {
         let mut extensions = Extensions::new();
         if let Some(standin) = &self.paytabs {
             extensions = extensions.merge(paytabs::router(standin.clone()));
+        }
+        if let Some(standin) = &self.paymob {
+            extensions = extensions.merge(paymob::router(standin.clone()));
         }
         if let Some(standin) = &self.calendly {
             extensions = extensions.merge(calendly::router(standin.clone()));

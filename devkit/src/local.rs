@@ -1,11 +1,12 @@
 //! The whole API on one machine, for `devserver`: embedded SQLite, mail to the local mailbox,
-//! the PayTabs and Calendly stand-ins, and a demo admin and client on a new database.
+//! the PayTabs, Paymob and Calendly stand-ins, and a demo admin and client on a new database.
 //!
 //! Every setting still comes from the environment first, so a developer (or the browser tests)
 //! can point mail at an SMTP server or use another database; what the environment leaves unset
 //! gets the local value below. The stand-ins are served by this same API, at its own address.
-//! The API's settings are read by `api::configuration`; this module reads its own three:
-//! `PAYTABS_STANDIN`, `CALENDLY_STANDIN` (on unless set to false) and `MAILBOX_DIR`.
+//! The API's settings are read by `api::configuration`; this module reads its own four:
+//! `PAYTABS_STANDIN`, `PAYMOB_STANDIN`, `CALENDLY_STANDIN` (on unless set to false) and
+//! `MAILBOX_DIR`.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -64,6 +65,12 @@ fn local_default(name: &str, root: &Path, api: SocketAddr, site: &str) -> Option
         "PAYTABS_PROFILE_ID" => "4242".into(),
         "PAYTABS_SERVER_KEY" => "SDEVLOCAL1-STANDINKEY-NOTASECRET".into(),
         "PAYTABS_BASE_URL" => format!("{api}/paytabs-standin"),
+        "PAYMOB_STANDIN" => "true".into(),
+        "PAYMOB_SECRET_KEY" => "egy_sk_test_devlocal_standin_notasecret".into(),
+        "PAYMOB_PUBLIC_KEY" => "egy_pk_test_devlocal".into(),
+        "PAYMOB_HMAC_SECRET" => "DEVLOCAL-PAYMOB-HMAC-NOTASECRET".into(),
+        "PAYMOB_INTEGRATIONS" => "wallet=4751001,kiosk=4751002".into(),
+        "PAYMOB_BASE_URL" => format!("{api}/paymob-standin"),
         "CALENDLY_STANDIN" => "true".into(),
         "CALENDLY_SIGNING_KEYS" => "dev-calendly-signing-key".into(),
         "CALENDLY_TOKEN" => "dev-calendly-token".into(),
@@ -107,6 +114,9 @@ impl LocalApi {
         let kit = DevKit {
             paytabs: flag("PAYTABS_STANDIN", lookup("PAYTABS_STANDIN"))?
                 .then(|| StandIn::for_api(&config))
+                .transpose()?,
+            paymob: flag("PAYMOB_STANDIN", lookup("PAYMOB_STANDIN"))?
+                .then(|| crate::paymob::StandIn::for_api(&config))
                 .transpose()?,
             calendly: flag("CALENDLY_STANDIN", lookup("CALENDLY_STANDIN"))?
                 .then(|| CalendlyStandIn::for_api(&config))

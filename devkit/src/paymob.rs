@@ -102,6 +102,18 @@ pub struct StandIn {
 }
 
 impl StandIn {
+    /// The stand-in for the API of `config`, which must be a development API whose Paymob
+    /// settings point here.
+    pub fn for_api(config: &api::configuration::Config) -> anyhow::Result<Arc<StandIn>> {
+        crate::guard::ensure_development(config, "PAYMOB_STANDIN")?;
+        let Some(paymob) = &config.paymob else {
+            anyhow::bail!(
+                "PAYMOB_STANDIN needs PAYMOB_SECRET_KEY, PAYMOB_PUBLIC_KEY, PAYMOB_HMAC_SECRET, PAYMOB_INTEGRATIONS and PAYMOB_BASE_URL pointing at it"
+            );
+        };
+        Ok(StandIn::new(paymob.clone()))
+    }
+
     /// The Paymob of `config`: its keys, its integration ids, served where its base URL must
     /// point (`{API}/paymob-standin`).
     pub fn new(config: PaymobConfig) -> Arc<StandIn> {

@@ -50,7 +50,7 @@ fn summary(api: &LocalApi, site: &str) -> String {
         ),
         format!("  Database:  {}", api.database),
         format!("  Mail:      {}", api.mail),
-        "  Payments:  the local PayTabs stand-in (Approve / Decline / Cancel)".to_string(),
+        "  Payments:  the local PayTabs stand-in (Approve / Decline / Cancel) and Paymob stand-in (wallet, kiosk)".to_string(),
         "  Bookings:  the local Calendly stand-in (embedded on /book-session)".to_string(),
     ];
     let note = if api.seeded_demo {

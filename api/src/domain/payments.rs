@@ -73,14 +73,15 @@ pub async fn record_offline_payment(
     Ok(Some(id))
 }
 
-/// An online purchase PayTabs approved.
+/// An online purchase a provider approved.
 pub struct OnlinePurchase<'a> {
     pub client_id: &'a str,
     pub amount: Money,
     pub currency: &'a str,
     pub sessions: i64,
     pub paid_at: &'a str,
-    /// PayTabs' transaction reference: the ledger's key, so a replay credits nothing.
+    /// The provider's transaction (PayTabs' `tran_ref`, Paymob's id): the ledger's key, so a
+    /// replay credits nothing.
     pub tran_ref: &'a str,
     pub package_id: &'a str,
     /// The package's `validity_months` from the purchase.
@@ -95,14 +96,16 @@ pub struct OnlinePurchase<'a> {
 }
 
 /// Adds the purchase's credits and its history record, once per `tran_ref`: what the ledger
-/// did, and the id of the record written (when it was, `Applied::Yes`).
+/// did, and the id of the record written (when it was, `Applied::Yes`). The ledger's key
+/// names the provider who took it (`paytabs:…`, `paymob:…`): a refund goes back through it.
 pub async fn record_online_purchase(
     conn: &mut AnyConnection,
     backend: Backend,
+    provider: content_model::payments::Provider,
     purchase: &OnlinePurchase<'_>,
 ) -> Result<(Applied, Option<String>), sqlx::Error> {
     let source = Source {
-        ledger_ref: format!("paytabs:{}", purchase.tran_ref),
+        ledger_ref: format!("{}:{}", provider.as_str(), purchase.tran_ref),
         reference: purchase.tran_ref,
         notes: format!("Online purchase, package {}", purchase.package_id),
         recorded_by: None,

@@ -205,6 +205,8 @@ pub fn payment_method(lang: Language, method: &str) -> String {
         "halan" => ("Halan instalments", "تقسيط حالًا"),
         "installment" => ("NBE instalments", "تقسيط البنك الأهلي المصري"),
         "aman" => ("Aman", "أمان"),
+        "wallet" => ("mobile wallet", "محفظة إلكترونية"),
+        "kiosk" => ("kiosk (cash)", "منفذ دفع (نقدًا)"),
         _ => return method.replace('_', " "),
     };
     match lang {

@@ -4,9 +4,11 @@
 
 pub mod catalogue;
 pub mod discounts;
+pub mod gateway;
 pub mod orders;
 pub mod reconcile;
 pub mod refunds;
+pub mod result;
 pub mod settle;
 pub mod transfers;
 

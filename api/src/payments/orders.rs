@@ -60,17 +60,33 @@ pub async fn open(
     Ok(cart_id)
 }
 
-/// PayTabs made the hosted page: its transaction reference.
+/// Who the order goes to (`paytabs` unless said otherwise).
+pub async fn set_provider(
+    conn: &mut AnyConnection,
+    cart_id: &str,
+    provider: content_model::payments::Provider,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE payment_transactions SET provider = $1 WHERE cart_id = $2")
+        .bind(provider.as_str())
+        .bind(cart_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The provider made the hosted page: its transaction reference, when it gives one at once
+/// (PayTabs does; Paymob's comes with its callback), and its own order id (Paymob's).
 pub async fn page_created(
     conn: &mut AnyConnection,
     cart_id: &str,
-    tran_ref: &str,
+    started: &crate::payments::gateway::Started,
     now: DateTime<Utc>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE payment_transactions SET tran_ref = $1, updated_at = $2 WHERE cart_id = $3",
+        "UPDATE payment_transactions SET tran_ref = COALESCE($1, tran_ref), provider_order_id = $2, updated_at = $3 WHERE cart_id = $4",
     )
-    .bind(tran_ref)
+    .bind(started.reference.as_deref())
+    .bind(started.provider_order.as_deref())
     .bind(ts(now))
     .bind(cart_id)
     .execute(conn)
@@ -116,6 +132,10 @@ pub async fn fail_abandoned(
 #[derive(sqlx::FromRow)]
 pub struct Order {
     pub id: String,
+    /// `paytabs` or `paymob`: who was asked for the payment.
+    pub provider: String,
+    /// The provider's own order for it, when it gave one (Paymob's).
+    pub provider_order_id: Option<String>,
     pub client_id: String,
     #[sqlx(try_from = "String")]
     pub status: PaymentStatus,
@@ -142,9 +162,9 @@ pub async fn lock(
     cart_id: &str,
 ) -> Result<Option<Order>, sqlx::Error> {
     sqlx::query_as(&format!(
-        "SELECT id, client_id, status, amount, sessions_purchased, currency, credited_at, package_id, customer_email,
+        "SELECT id, provider, provider_order_id, client_id, status, amount, sessions_purchased, currency, credited_at, package_id, customer_email,
                 {DISCOUNT_COLUMNS}
-           FROM payment_transactions WHERE cart_id = $1{}",
+           FROM payment_transactions WHERE cart_id = $1 AND provider <> 'transfer'{}",
         backend.for_update()
     ))
     .bind(cart_id)

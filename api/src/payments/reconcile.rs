@@ -32,7 +32,9 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<usize> {
     for (cart_id, tran_ref) in stale {
         match paytabs.query(&tran_ref).await {
             Ok((tx, payload)) if tx.cart_id == cart_id => {
-                let outcome = settle::apply(state, &tx, &payload).await?;
+                let outcome =
+                    settle::apply(state, &super::result::PaymentResult::from(&tx), &payload)
+                        .await?;
                 if matches!(
                     outcome,
                     settle::Outcome::Completed | settle::Outcome::Failed

@@ -1,10 +1,12 @@
 //! Refunds of payments (issue 14, point 3). The admin refunds a payment: up to its lot's
 //! unused credits leave through the ledger, and up to what was paid minus earlier refunds goes
-//! back. An online payment's refund is PayTabs' follow-up `refund` on the sale's `tran_ref`
-//! (docs/integrations.md §1.3, §1.5): the credits leave when it is asked for, so they cannot be
-//! booked meanwhile, and come back if PayTabs declines. PayTabs' answer and its signed
-//! notification both go through [`settle`], so whichever comes first decides and a replay
-//! changes nothing. An offline payment's refund is recorded as done.
+//! back. An online payment's refund goes back through the provider that took it (its
+//! [`Gateway`]): PayTabs' follow-up `refund` on the sale's `tran_ref` (docs/integrations.md
+//! §1.3, §1.5), or Paymob's refund API on its transaction id. The credits leave when it is
+//! asked for, so they cannot be booked meanwhile, and come back if the provider declines. The
+//! provider's answer and its signed notification both go through [`settle`], so whichever
+//! comes first decides and a replay changes nothing. An offline payment's refund is recorded
+//! as done.
 
 use serde::Serialize;
 use sqlx::AnyConnection;
@@ -14,7 +16,8 @@ use crate::db::Backend;
 use crate::domain::credits::{self, Applied};
 use crate::domain::{Context, FieldError, Language, Mail, MoneyView, new_id, ts};
 use crate::email::{OutgoingEmail, credit_templates, enqueue_all};
-use crate::providers::paytabs::{PayTabs, RefundAnswer, RefundRequest, Transaction};
+use crate::payments::gateway::{Gateway, RefundCall, RefundReply};
+use crate::providers::paytabs::Transaction;
 use crate::state::AppState;
 
 /// What can still be refunded of one payment, as the admin's dialog shows it.
@@ -23,7 +26,8 @@ use crate::state::AppState;
 pub struct Refundable {
     pub payment_id: String,
     pub client_id: String,
-    /// `paytabs` (sent to PayTabs) or `offline` (the admin records it).
+    /// `paytabs` or `paymob` (sent to the provider that took the payment) or `offline` (the
+    /// admin records it).
     pub method: String,
     pub paid: MoneyView,
     /// Refunds done or waiting for PayTabs.
@@ -64,6 +68,8 @@ struct PaymentRow {
     lot_id: Option<String>,
     remaining: Option<i64>,
     refunded: i64,
+    /// 1 when the ledger credited this payment as Paymob's.
+    via_paymob: i64,
 }
 
 /// An online purchase's record is written by `record_online_purchase`: the method PayTabs
@@ -122,7 +128,8 @@ pub async fn refundable(
         "SELECT r.id, r.client_id, r.amount, r.currency, r.sessions_purchased, r.payment_method,
                 r.reference_number, r.notes, l.id AS lot_id, l.remaining,
                 CAST(COALESCE((SELECT SUM(f.amount) FROM payment_refunds f
-                                WHERE f.payment_record_id = r.id AND f.status <> 'failed'), 0) AS BIGINT) AS refunded
+                                WHERE f.payment_record_id = r.id AND f.status <> 'failed'), 0) AS BIGINT) AS refunded,
+                CAST((SELECT COUNT(*) FROM credit_ledger g WHERE g.external_ref = 'paymob:' || r.reference_number) AS BIGINT) AS via_paymob
            FROM payment_records r LEFT JOIN credit_lots l ON l.payment_record_id = r.id
           WHERE r.id = $1",
     )
@@ -141,7 +148,12 @@ pub async fn refundable(
         Refundable {
             payment_id: r.id,
             client_id: r.client_id,
-            method: if online { "paytabs" } else { "offline" }.into(),
+            method: match (online, r.via_paymob > 0) {
+                (false, _) => "offline",
+                (true, true) => "paymob",
+                (true, false) => "paytabs",
+            }
+            .into(),
             paid: MoneyView::new(r.amount, &r.currency),
             refunded: MoneyView::new(r.refunded, &r.currency),
             max_amount: MoneyView::new(max, &r.currency),
@@ -241,7 +253,7 @@ async fn refund_row(conn: &mut AnyConnection, id: &str) -> Result<RefundRow, sql
 
 /// Writes the refund and removes its credits, in the caller's transaction (which holds the
 /// payment from [`refundable`]). An offline refund is complete at once and its email queued;
-/// an online one waits for [`send_to_paytabs`] after the commit.
+/// an online one waits for [`send`] after the commit.
 pub async fn record(
     conn: &mut AnyConnection,
     ctx: &Context<'_>,
@@ -249,7 +261,7 @@ pub async fn record(
     asked: &RefundAsked<'_>,
 ) -> anyhow::Result<(RefundRow, Mail)> {
     let id = new_id();
-    let online = payment.method == "paytabs";
+    let online = payment.method != "offline";
     let now = ts(ctx.now);
     sqlx::query(
         "INSERT INTO payment_refunds (id, payment_record_id, client_id, amount, currency, credits, method, status, cart_id, reason, requested_by, created_at, completed_at)
@@ -297,98 +309,119 @@ pub async fn record(
     Ok((refund_row(conn, &id).await?, mail))
 }
 
-/// What became of a refund sent to PayTabs.
+/// What became of a refund sent to its provider.
 pub enum Sent {
-    /// PayTabs answered with a transaction (approved, declined or pending), or did not answer
-    /// at all (the refund stays pending until its notification).
+    /// The provider answered with a transaction (approved, declined or pending), or did not
+    /// answer at all (the refund stays pending until its notification).
     Row(RefundRow),
-    /// PayTabs refused the request outright: the refund failed, its credits are back, and
-    /// this is PayTabs' reason.
+    /// The provider refused the request outright: the refund failed, its credits are back,
+    /// and this is the provider's reason.
     Refused(String),
 }
 
-/// Sends an online refund to PayTabs and settles it with PayTabs' answer. A refund PayTabs
-/// leaves pending is settled by its notification.
-pub async fn send_to_paytabs(
+/// Sends an online refund to the provider that took the sale, and settles it with the
+/// provider's answer. A refund left pending is settled by its notification.
+pub async fn send(
     state: &AppState,
-    paytabs: &PayTabs,
+    gateway: &dyn Gateway,
     refund_id: &str,
-    sale_tran_ref: &str,
+    sale_reference: &str,
 ) -> anyhow::Result<Sent> {
     let (cart_id, amount, currency): (String, i64, String) =
         sqlx::query_as("SELECT cart_id, amount, currency FROM payment_refunds WHERE id = $1")
             .bind(refund_id)
             .fetch_one(&state.db.pool)
             .await?;
-    let callback = format!(
-        "{}/api/payments/paytabs/callback",
-        state.config.public_base_url
-    );
-    let answer = paytabs
-        .refund(&RefundRequest {
-            cart_id: &cart_id,
-            currency: &currency,
+    let answer = gateway
+        .refund(&RefundCall {
+            refund_cart_id: &cart_id,
+            sale_reference,
             amount,
-            description: "Refund of a coaching package",
-            sale_tran_ref,
-            callback_url: &callback,
+            currency: &currency,
+            base_url: &state.config.public_base_url,
         })
         .await;
+    let key = RefundKey::Cart(&cart_id);
     match answer {
-        Ok(RefundAnswer::Answered(tx)) => {
-            settle(
-                state,
-                &cart_id,
-                Some(&tx.tran_ref),
-                &tx.payment_result.response_status,
-            )
-            .await?;
+        Ok(RefundReply::Answered { reference, letter }) => {
+            settle(state, key, Some(&reference), &letter).await?;
         }
-        Ok(RefundAnswer::Refused { message }) => {
-            tracing::warn!(refund_id, message, "PayTabs refused a refund request");
-            settle(state, &cart_id, None, REFUSED).await?;
+        Ok(RefundReply::Refused(message)) => {
+            tracing::warn!(
+                refund_id,
+                message,
+                provider = gateway.provider().name(),
+                "the provider refused a refund request"
+            );
+            settle(state, key, None, REFUSED).await?;
             return Ok(Sent::Refused(message));
         }
-        // No answer: PayTabs may still have done it. The refund stays pending; its
+        // No answer: the provider may still have done it. The refund stays pending; its
         // notification (or the admin asking again later) settles it.
         Err(e) => tracing::error!(
             refund_id,
+            provider = gateway.provider().name(),
             error = format!("{e:#}"),
-            "PayTabs refund request failed"
+            "refund request failed"
         ),
     }
     let mut conn = state.db.pool.acquire().await?;
     Ok(Sent::Row(refund_row(&mut conn, refund_id).await?))
 }
 
-/// The provider status recorded for a refund PayTabs refused outright (HTTP 4xx, no
+/// The provider status recorded for a refund a provider refused outright (HTTP 4xx, no
 /// transaction): settled like a decline.
 const REFUSED: &str = "REFUSED";
+
+/// How a provider's refund notification names the refund: PayTabs by our refund's cart id,
+/// Paymob by its refund transaction's id (which its answer gave).
+#[derive(Clone, Copy)]
+pub enum RefundKey<'a> {
+    Cart(&'a str),
+    Reference(&'a str),
+}
 
 /// A PayTabs notification of a refund: `true` when it named one of ours.
 pub async fn settle_notification(state: &AppState, tx: &Transaction) -> anyhow::Result<bool> {
     settle(
         state,
-        &tx.cart_id,
+        RefundKey::Cart(&tx.cart_id),
         Some(&tx.tran_ref),
         &tx.payment_result.response_status,
     )
     .await
 }
 
-/// Applies PayTabs' result to a pending refund, once: approved completes it (and emails the
-/// client); declined fails it and gives the credits back; anything else leaves it pending.
+/// A Paymob notification of a refund transaction: `true` when it named one of ours.
+pub async fn settle_paymob_notification(
+    state: &AppState,
+    tx: &crate::providers::paymob::PaymobTransaction,
+) -> anyhow::Result<bool> {
+    let reference = tx.id.to_string();
+    let letter = crate::payments::gateway::refund_letter(tx);
+    settle(
+        state,
+        RefundKey::Reference(&reference),
+        Some(&reference),
+        letter,
+    )
+    .await
+}
+
+/// Applies a provider's result (as PayTabs' letter) to a pending refund, once: approved
+/// completes it (and emails the client); declined fails it and gives the credits back;
+/// anything else leaves it pending.
 /// A refund already completed or failed is left as it is, so a replay changes nothing.
 async fn settle(
     state: &AppState,
-    cart_id: &str,
+    key: RefundKey<'_>,
     tran_ref: Option<&str>,
     letter: &str,
 ) -> anyhow::Result<bool> {
     let site = state.site();
     let ctx = state.context(&site);
     let mut db_tx = state.db.pool.begin().await?;
-    let (known, mail) = settle_in(&mut db_tx, &ctx, cart_id, tran_ref, letter).await?;
+    let (known, mail) = settle_in(&mut db_tx, &ctx, key, tran_ref, letter).await?;
     enqueue_all(&mut db_tx, &mail).await?;
     db_tx.commit().await?;
     state.wake_mail(&mail);
@@ -399,16 +432,20 @@ async fn settle(
 async fn settle_in(
     db_tx: &mut AnyConnection,
     ctx: &Context<'_>,
-    cart_id: &str,
+    key: RefundKey<'_>,
     tran_ref: Option<&str>,
     letter: &str,
 ) -> anyhow::Result<(bool, Mail)> {
     let letter = letter.trim().to_uppercase();
+    let (column, value) = match key {
+        RefundKey::Cart(cart_id) => ("cart_id", cart_id),
+        RefundKey::Reference(reference) => ("tran_ref", reference),
+    };
     let row: Option<(String, String, String, i64)> = sqlx::query_as(&format!(
-        "SELECT id, status, client_id, credits FROM payment_refunds WHERE cart_id = $1{}",
+        "SELECT id, status, client_id, credits FROM payment_refunds WHERE {column} = $1 AND method <> 'offline'{}",
         ctx.backend.for_update()
     ))
-    .bind(cart_id)
+    .bind(value)
     .fetch_optional(&mut *db_tx)
     .await?;
     let Some((id, status, client_id, credits_removed)) = row else {
@@ -436,7 +473,7 @@ async fn settle_in(
             tracing::warn!(
                 refund = id,
                 letter,
-                "PayTabs declined a refund; its credits are back"
+                "the provider declined a refund; its credits are back"
             );
         }
     }
@@ -550,7 +587,7 @@ async fn refund_email(
             currency: &r.currency,
             credits_removed: r.credits,
             paid_on,
-            online: r.method == "paytabs",
+            online: r.method != "offline",
         },
     ))
 }

@@ -1,11 +1,12 @@
-//! Applying a PayTabs result to a `payment_transactions` row: the callback, the browser return
-//! (after a query), and the reconciliation job all call [`apply`], so a cart is credited once
-//! whoever gets there first.
+//! Applying a provider's result (PayTabs' or Paymob's, as a [`PaymentResult`]) to a
+//! `payment_transactions` row: the callbacks, the browser returns (after a query), and the
+//! reconciliation job all call [`apply`], so an order is credited once whoever gets there first.
 
 use serde_json::Value;
 use sqlx::AnyConnection;
 
 use super::orders::{self, Noted, Order};
+use super::result::PaymentResult;
 use crate::catalogue::Catalogues;
 use crate::domain::accounts::language_of;
 use crate::domain::credits::Applied;
@@ -13,7 +14,6 @@ use crate::domain::payments::{OnlinePurchase, record_online_purchase};
 use crate::domain::validity::Validity;
 use crate::domain::{Context, Mail, Money, PaymentStatus, ts};
 use crate::email::{OutgoingEmail, enqueue_all, templates};
-use crate::providers::paytabs::{Transaction, parse_amount};
 use crate::state::AppState;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,19 +27,10 @@ pub enum Outcome {
     Flagged(String),
 }
 
-/// Maps PayTabs' status letter to ours (docs/integrations.md §1.6).
-fn status_for(letter: &str) -> PaymentStatus {
-    match letter {
-        "A" => PaymentStatus::Completed,
-        "H" | "P" => PaymentStatus::Pending,
-        _ => PaymentStatus::Failed,
-    }
-}
-
-/// Applies PayTabs' result for a cart (see [`settle`]) in one transaction, and sends its email.
+/// Applies a provider's result for an order (see [`settle`]) in one transaction, and sends its email.
 pub async fn apply(
     state: &AppState,
-    tx_result: &Transaction,
+    tx_result: &PaymentResult,
     payload: &Value,
 ) -> anyhow::Result<Outcome> {
     let site = state.site();
@@ -52,15 +43,16 @@ pub async fn apply(
     Ok(outcome)
 }
 
-/// Applies PayTabs' result for a cart, once: the order is locked, a completed one stays
-/// completed, an authorised payment that does not match the order is flagged and credits
-/// nothing, and a matching one credits the client (through the ledger, once per `tran_ref`),
-/// issues the receipt and answers its email, in the caller's transaction.
+/// Applies a provider's result for an order, once: the order is locked, a completed one stays
+/// completed, an authorised payment that does not match the order (amount, currency, kind, or
+/// another provider than the order's) is flagged and credits nothing, and a matching one
+/// credits the client (through the ledger, once per provider transaction), issues the receipt
+/// and answers its email, in the caller's transaction.
 pub async fn settle(
     conn: &mut AnyConnection,
     ctx: &Context<'_>,
     catalogue: &Catalogues,
-    tx_result: &Transaction,
+    tx_result: &PaymentResult,
     payload: &Value,
 ) -> anyhow::Result<(Outcome, Mail)> {
     let Some(order) = orders::lock(conn, ctx.backend, &tx_result.cart_id).await? else {
@@ -70,22 +62,22 @@ pub async fn settle(
     if order.credited_at.is_some() || order.status == PaymentStatus::Completed {
         return Ok((Outcome::Completed, Vec::new()));
     }
-    let letter = tx_result
-        .payment_result
-        .response_status
-        .trim()
-        .to_uppercase();
+    // Nothing about this order is believed from a result that belongs to another one.
+    if let Some(reason) = foreign(tx_result, &order) {
+        tracing::warn!(cart_id = %tx_result.cart_id, reference = %tx_result.reference, reason, "a payment result for another order; ignored");
+        return Ok((Outcome::Flagged(reason), Vec::new()));
+    }
     let noted = Noted {
-        letter: &letter,
-        tran_ref: &tx_result.tran_ref,
+        letter: &tx_result.provider_status,
+        tran_ref: &tx_result.reference,
         payload: payload.to_string(),
         at: ts(ctx.now),
     };
-    let status = status_for(&letter);
+    let status = tx_result.status;
     let mut mail = Vec::new();
     if status == PaymentStatus::Completed {
         if let Some(reason) = mismatch(tx_result, &order) {
-            tracing::error!(cart_id = %tx_result.cart_id, tran_ref = %tx_result.tran_ref, reason, "authorised payment does not match the order; nothing credited");
+            tracing::error!(cart_id = %tx_result.cart_id, reference = %tx_result.reference, reason, "authorised payment does not match the order; nothing credited");
             orders::flag(conn, &order, &noted, &reason).await?;
             return Ok((Outcome::Flagged(reason), mail));
         }
@@ -103,36 +95,38 @@ pub async fn settle(
     Ok((outcome, mail))
 }
 
-/// Why an authorised payment is not the order's: another amount, currency or type.
-fn mismatch(tx_result: &Transaction, order: &Order) -> Option<String> {
-    let paid_text = tx_result
-        .tran_total
-        .as_ref()
-        .or(tx_result.cart_amount.as_ref());
-    let paid_currency = tx_result
-        .tran_currency
-        .as_deref()
-        .or(tx_result.cart_currency.as_deref())
-        .unwrap_or("");
-    let is_sale = tx_result
-        .tran_type
-        .as_deref()
-        .is_none_or(|t| t.eq_ignore_ascii_case("sale"));
-    if paid_text.and_then(|t| parse_amount(t)) != Some(order.amount) {
+/// Why a result is about another order than the one it names: another provider, or (Paymob,
+/// which does not sign our order id) another order of the provider's.
+fn foreign(tx_result: &PaymentResult, order: &Order) -> Option<String> {
+    if tx_result.provider.as_str() != order.provider {
+        return Some(format!(
+            "a result from {} for an order sent to {}",
+            tx_result.provider.name(),
+            order.provider
+        ));
+    }
+    match (&order.provider_order_id, &tx_result.provider_order) {
+        (Some(ours), Some(theirs)) if ours != theirs => Some(format!(
+            "the provider's order {theirs} is not this order's ({ours})"
+        )),
+        _ => None,
+    }
+}
+
+/// Why an authorised payment is not the order's: another amount, currency or kind.
+fn mismatch(tx_result: &PaymentResult, order: &Order) -> Option<String> {
+    if tx_result.amount != Some(order.amount) {
         Some(format!(
-            "amount {paid_text:?} differs from the {} piastres asked",
-            order.amount
+            "amount {:?} differs from the {} piastres asked",
+            tx_result.amount_text, order.amount
         ))
-    } else if !paid_currency.eq_ignore_ascii_case(&order.currency) {
+    } else if !tx_result.currency.eq_ignore_ascii_case(&order.currency) {
         Some(format!(
-            "currency `{paid_currency}` differs from `{}`",
-            order.currency
+            "currency `{}` differs from `{}`",
+            tx_result.currency, order.currency
         ))
-    } else if !is_sale {
-        Some(format!(
-            "transaction type {:?} is not a sale",
-            tx_result.tran_type
-        ))
+    } else if !tx_result.is_sale {
+        Some("the transaction is not a sale".to_string())
     } else {
         None
     }
@@ -145,7 +139,7 @@ async fn credit(
     ctx: &Context<'_>,
     catalogue: &Catalogues,
     order: &Order,
-    tx_result: &Transaction,
+    tx_result: &PaymentResult,
     paid_at: &str,
 ) -> anyhow::Result<Option<OutgoingEmail>> {
     let package = catalogue.package(&order.package_id);
@@ -155,30 +149,31 @@ async fn credit(
         .as_ref()
         .map_or(ctx.site.default_validity_months, |p| p.validity_months);
     let validity = Validity::months_from(ctx.now, months, ctx.site.time_zone);
-    let method = tx_result.method();
+    let method = &tx_result.method;
     let purchase = OnlinePurchase {
         client_id: &order.client_id,
         amount: Money(order.amount),
         currency: &order.currency,
         sessions: order.sessions_purchased,
         paid_at,
-        tran_ref: &tx_result.tran_ref,
+        tran_ref: &tx_result.reference,
         package_id: &order.package_id,
         validity: &validity,
-        method: &method,
+        method,
         discount: order
             .discount_code
             .as_deref()
             .map(|code| (code, order.discount_amount)),
     };
-    let record_id = match record_online_purchase(conn, ctx.backend, &purchase).await? {
-        (Applied::NoAccount, _) => {
-            anyhow::bail!("the paying client {} has no account", order.client_id)
-        }
-        (Applied::Yes, Some(record_id)) => record_id,
-        // The ledger already has this payment: nothing more to do.
-        _ => return Ok(None),
-    };
+    let record_id =
+        match record_online_purchase(conn, ctx.backend, tx_result.provider, &purchase).await? {
+            (Applied::NoAccount, _) => {
+                anyhow::bail!("the paying client {} has no account", order.client_id)
+            }
+            (Applied::Yes, Some(record_id)) => record_id,
+            // The ledger already has this payment: nothing more to do.
+            _ => return Ok(None),
+        };
     if let Some(code_id) = &order.discount_code_id {
         super::discounts::count_use(
             conn,

@@ -13,6 +13,7 @@ pub mod discounts;
 pub mod health;
 pub mod newsletter;
 pub mod payments;
+pub mod paymob;
 pub mod receipts;
 pub mod transfers;
 pub mod webhooks;
@@ -29,6 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(contact::router())
         .merge(newsletter::router())
         .merge(payments::router())
+        .merge(paymob::router())
         .merge(transfers::router())
         .merge(discounts::router())
         .merge(webhooks::router())

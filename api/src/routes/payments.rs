@@ -14,10 +14,12 @@ use super::common::optional;
 use crate::domain::{AmountInput, Email, Language, Money, MoneyView, PaymentStatus, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};
+use crate::payments::gateway::Checkout;
+use crate::payments::result::PaymentResult;
 use crate::payments::{catalogue, discounts, orders, settle};
-use crate::providers::paytabs::{self, CreateError, PageRequest, Transaction};
+use crate::providers::paytabs::{self, CreateError, Transaction};
 use crate::state::AppState;
-use content_model::payments::PaymentMethod;
+use content_model::payments::{PaymentMethod, Provider};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -134,19 +136,36 @@ impl TryFrom<PurchaseRequest> for Purchase {
     }
 }
 
-/// The methods PayTabs' page may offer: the one chosen, which the package must offer, or every
-/// one it does.
+/// Who takes the payment and the methods its page may offer: the one chosen, which the
+/// package must offer (Paymob's when the settings list it under `payments.paymob`), or, with
+/// none chosen, every one of the package's that PayTabs takes.
 fn methods_for(
     package: &content_model::catalogue::CataloguePackage,
+    site: &crate::site::SiteInfo,
     chosen: Option<PaymentMethod>,
-) -> Result<Vec<&'static str>, AppError> {
+) -> Result<(Provider, Vec<PaymentMethod>), AppError> {
+    let provider_of = |m: &PaymentMethod| {
+        if site.paymob_methods.contains(m) {
+            Provider::Paymob
+        } else {
+            Provider::Paytabs
+        }
+    };
     match chosen {
         Some(m) if !package.payment_methods.contains(&m) => Err(AppError::field(
             "paymentMethod",
             "This payment method is not offered for this package",
         )),
-        Some(m) => Ok(vec![m.code()]),
-        None => Ok(package.payment_methods.iter().map(|m| m.code()).collect()),
+        Some(m) => Ok((provider_of(&m), vec![m])),
+        None => Ok((
+            Provider::Paytabs,
+            package
+                .payment_methods
+                .iter()
+                .filter(|m| provider_of(m) == Provider::Paytabs)
+                .copied()
+                .collect(),
+        )),
     }
 }
 
@@ -175,14 +194,16 @@ pub(super) fn new_order<'a>(
     }
 }
 
-/// Opens the order at the server's price, with the discount code the client typed (whose row
-/// stays locked until the order that holds its use is written): its cart id and amount.
+/// Opens the order for `provider` at the server's price, with the discount code the client
+/// typed (whose row stays locked until the order that holds its use is written): its cart id
+/// and amount.
 async fn open_order(
     state: &AppState,
     site: &crate::site::SiteInfo,
     user_id: &str,
     package: &content_model::catalogue::CataloguePackage,
     purchase: &Purchase,
+    provider: Provider,
 ) -> AppResult<(String, i64)> {
     let ctx = state.context(site);
     let mut tx = state.db.pool.begin().await?;
@@ -197,13 +218,16 @@ async fn open_order(
     .await??;
     let order = new_order(user_id, package, site, purchase, &priced);
     let cart_id = orders::open(&mut tx, &order, ctx.now).await?;
+    orders::set_provider(&mut tx, &cart_id, provider).await?;
     tx.commit().await?;
     Ok((cart_id, order.amount))
 }
 
 /// Starts a payment: prices the package from the catalogue the site publishes (the version the
 /// page was built with, loaded from the site if new), records a pending transaction with a
-/// fresh unguessable cart id, asks PayTabs for a hosted page.
+/// fresh unguessable cart id, and opens the hosted page of the provider that takes the chosen
+/// method (PayTabs, or Paymob for the methods the settings give it). The path keeps the
+/// spec's name.
 #[utoipa::path(post, path = "/api/payments/paytabs/create", tag = "payments", request_body = PurchaseRequest,
     responses((status = 200, body = RedirectView),
               (status = 401, body = ErrorBody, description = "Authentication required"),
@@ -223,15 +247,19 @@ pub async fn create(
         version: purchase.version.as_deref(),
     };
     let package = catalogue::price(&state, &asked).await?;
-    let methods = methods_for(&package, purchase.method)?;
-    let Some(paytabs) = &state.paytabs else {
-        tracing::error!("a purchase was attempted but PayTabs is not configured");
+    let site = state.site();
+    let (provider, methods) = methods_for(&package, &site, purchase.method)?;
+    let Some(gateway) = state.gateway(provider) else {
+        tracing::error!(
+            provider = provider.name(),
+            "a purchase was attempted but its provider is not configured"
+        );
         return Err(AppError::BadGateway(
             CreateError::Failed(anyhow::anyhow!("not configured")).to_string(),
         ));
     };
-    let site = state.site();
-    let (cart_id, amount) = open_order(&state, &site, &user.user_id, &package, &purchase).await?;
+    let (cart_id, amount) =
+        open_order(&state, &site, &user.user_id, &package, &purchase, provider).await?;
     let mut conn = state.db.pool.acquire().await?;
     let unit = if package.package_type.as_str() == "group" {
         "hours"
@@ -239,37 +267,36 @@ pub async fn create(
         "sessions"
     };
     let description = format!("{} ({} {unit})", package.name, package.sessions);
-    let base = &state.config.public_base_url;
-    let request = PageRequest {
+    let checkout = Checkout {
         cart_id: &cart_id,
-        currency: &site.currency,
         amount,
+        currency: &site.currency,
         description: &description,
         customer_name: &purchase.name,
         customer_email: purchase.email.as_str(),
         customer_phone: &purchase.phone,
         customer_ip: &ip,
-        callback_url: &format!("{base}/api/payments/paytabs/callback"),
-        return_url: &format!("{base}/api/payments/paytabs/return"),
-        payment_methods: &methods,
-        // PayTabs' page speaks the client's language.
-        lang: crate::domain::accounts::language_of(&mut conn, &user.user_id)
-            .await?
-            .as_str(),
+        methods: &methods,
+        // The hosted page speaks the client's language.
+        language: crate::domain::accounts::language_of(&mut conn, &user.user_id).await?,
+        base_url: &state.config.public_base_url,
     };
-    match paytabs.create_page(&request).await {
-        Ok((tran_ref, redirect_url)) => {
-            orders::page_created(&mut conn, &cart_id, &tran_ref, Utc::now()).await?;
-            Ok(Json(RedirectView { redirect_url }))
+    match gateway.start(&checkout).await {
+        Ok(started) => {
+            orders::page_created(&mut conn, &cart_id, &started, Utc::now()).await?;
+            Ok(Json(RedirectView {
+                redirect_url: started.redirect_url,
+            }))
         }
-        Err(e) => {
+        Err(failed) => {
             tracing::error!(
                 cart_id,
-                error = format!("{e:#}"),
-                "PayTabs payment page not created"
+                provider = provider.name(),
+                error = format!("{:#}", failed.detail),
+                "hosted payment page not created"
             );
             orders::page_failed(&mut conn, &cart_id, Utc::now()).await?;
-            Err(AppError::BadGateway(e.to_string()))
+            Err(AppError::BadGateway(failed.message))
         }
     }
 }
@@ -306,7 +333,7 @@ pub async fn callback(
         }
         return Ok(StatusCode::OK);
     }
-    match settle::apply(&state, &tx, &payload).await? {
+    match settle::apply(&state, &PaymentResult::from(&tx), &payload).await? {
         settle::Outcome::UnknownCart => {
             tracing::warn!(cart_id = %tx.cart_id, "PayTabs callback for an unknown cart")
         }
@@ -371,7 +398,7 @@ pub async fn browser_return(
         // The return alone proves nothing; ask PayTabs, then apply what it says.
         match paytabs.query(&field("tranRef")).await {
             Ok((tx, payload)) if tx.cart_id == cart_id => {
-                status = match settle::apply(&state, &tx, &payload).await? {
+                status = match settle::apply(&state, &PaymentResult::from(&tx), &payload).await? {
                     settle::Outcome::Completed => PaymentStatus::Completed,
                     settle::Outcome::Failed => PaymentStatus::Failed,
                     _ => PaymentStatus::Pending,

@@ -24,6 +24,7 @@ mod methods;
 mod needs_attention;
 mod newsletter;
 mod payments;
+mod paymob;
 mod platform;
 mod refunds;
 mod replicas;

@@ -173,7 +173,7 @@ async fn a_method_the_package_does_not_offer_is_refused_naming_the_field_and_wri
             json!("forsa"),
             "This payment method is not offered for this package",
         ),
-        (FIVE, json!("wallet"), "Unknown payment method"),
+        (FIVE, json!("pigeon"), "Unknown payment method"),
         (
             FIVE,
             json!("creditcard'; DROP TABLE users; --"),

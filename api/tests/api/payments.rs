@@ -685,7 +685,7 @@ async fn an_admin_records_an_offline_payment_that_adds_credits() {
 }
 
 /// Runs the futures concurrently (like `futures::future::join_all`, without the dependency).
-async fn futures_join_all<F: std::future::Future<Output = u16>>(
+pub(crate) async fn futures_join_all<F: std::future::Future<Output = u16>>(
     futures: impl Iterator<Item = F>,
 ) -> Vec<u16> {
     use std::task::Poll;

@@ -358,6 +358,8 @@ pub struct TestApp {
     pub state: api::state::AppState,
     /// The PayTabs the app's client talks to, unless `Options::paytabs_base` points elsewhere.
     pub paytabs_standin: Arc<StandIn>,
+    /// The Paymob the app's client talks to.
+    pub paymob_standin: Arc<devkit::paymob::StandIn>,
     /// The Calendly the app's client and webhook talk to.
     pub calendly_standin: Arc<CalendlyStandIn>,
     pub database_url: String,
@@ -390,6 +392,13 @@ impl Default for Options {
         }
     }
 }
+
+/// The HMAC secret the tests' Paymob (the stand-in) signs with.
+pub const PAYMOB_HMAC: &str = "PAYMOB-TEST-HMAC-SECRET-0123456789";
+
+/// The tests' Paymob integrations.
+pub const PAYMOB_WALLET_INTEGRATION: i64 = 4_751_001;
+pub const PAYMOB_KIOSK_INTEGRATION: i64 = 4_751_002;
 
 /// The Calendly webhook signing key of the tests.
 pub const CALENDLY_KEY: &str = "calendly-test-signing-key";
@@ -439,6 +448,17 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
             profile_id: 4242,
             server_key: Secret::new(PAYTABS_KEY),
         }),
+        paymob: Some(api::providers::paymob::PaymobConfig {
+            base_url: format!("{base}/paymob-standin"),
+            secret_key: Secret::new("egy_sk_test_apitests"),
+            public_key: "egy_pk_test_apitests".into(),
+            hmac_secret: Secret::new(PAYMOB_HMAC),
+            integration_ids: [
+                ("wallet".to_string(), PAYMOB_WALLET_INTEGRATION),
+                ("kiosk".to_string(), PAYMOB_KIOSK_INTEGRATION),
+            ]
+            .into(),
+        }),
         calendly: api::scheduling::calendly::CalendlyConfig {
             signing_keys: vec![Secret::new(CALENDLY_KEY)],
             tolerance_seconds: 180,
@@ -450,6 +470,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
     };
     let kit = DevKit {
         paytabs: Some(StandIn::for_api(&config).expect("the PayTabs stand-in")),
+        paymob: Some(devkit::paymob::StandIn::for_api(&config).expect("the Paymob stand-in")),
         calendly: Some(CalendlyStandIn::for_api(&config).expect("the Calendly stand-in")),
         mailbox: None,
     };
@@ -464,6 +485,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         client: new_client(),
         state,
         paytabs_standin: kit.paytabs.expect("built above"),
+        paymob_standin: kit.paymob.expect("built above"),
         calendly_standin: kit.calendly.expect("built above"),
         database_url,
         _dir: dir,

@@ -17,6 +17,7 @@ use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppJson, AppPath};
 use crate::payments::refunds::{self, RefundAsked, RefundRow, Refundable};
 use crate::state::AppState;
+use content_model::payments::Provider;
 
 /// One lot of a client's credits.
 #[derive(Serialize, ToSchema, sqlx::FromRow)]
@@ -197,9 +198,9 @@ impl TryFrom<RefundPayment> for RefundRequest {
 }
 
 #[utoipa::path(post, path = "/api/admin/payments/{id}/refund", tag = "admin", params(("id" = String, Path)), request_body = RefundPayment,
-    responses((status = 201, body = RefundRow, description = "Online: sent to PayTabs (completed, or pending until PayTabs answers); offline: recorded"),
+    responses((status = 201, body = RefundRow, description = "Online: sent to the provider that took it, PayTabs or Paymob (completed, or pending until it answers); offline: recorded"),
               (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-              (status = 409, body = ErrorBody, description = "PayTabs refused the refund (its message); the refund failed and its credits are back"),
+              (status = 409, body = ErrorBody, description = "The provider refused the refund (its message); the refund failed and its credits are back"),
               (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
               (status = 422, body = ErrorBody, description = "More credits than are unused, or more money than is left to refund")))]
 pub async fn refund_payment(
@@ -223,14 +224,22 @@ pub async fn refund_payment(
         .await?
         .ok_or_else(not_found)?;
     payment.check(credits, amount)?;
-    let paytabs = match (payment.sale_tran_ref(), &state.paytabs) {
-        (Some(sale), Some(p)) => Some((sale.to_string(), p.clone())),
-        (Some(_), None) => {
-            return Err(AppError::BadGateway(
-                "Payments are not configured, so PayTabs cannot refund".into(),
-            ));
+    let provider = match payment.method.as_str() {
+        "paymob" => Some(Provider::Paymob),
+        "paytabs" => Some(Provider::Paytabs),
+        _ => None,
+    };
+    let online = match (payment.sale_tran_ref(), provider) {
+        (Some(sale), Some(provider)) if state.gateway(provider).is_some() => {
+            Some((sale.to_string(), provider))
         }
-        (None, _) => None,
+        (Some(_), Some(provider)) => {
+            return Err(AppError::BadGateway(format!(
+                "Payments are not configured, so {} cannot refund",
+                provider.name()
+            )));
+        }
+        _ => None,
     };
     let asked = RefundAsked {
         credits,
@@ -244,17 +253,16 @@ pub async fn refund_payment(
     tx.commit().await?;
     state.wake_mail(&mail);
     tracing::info!(payment = id.as_str(), refund = %row.id, credits, amount, by = %admin.user_id, "refund asked");
-    let row = match paytabs {
-        Some((sale, paytabs)) => {
-            match refunds::send_to_paytabs(&state, &paytabs, &row.id, &sale).await? {
-                refunds::Sent::Row(row) => row,
-                refunds::Sent::Refused(why) => {
-                    return Err(AppError::Conflict(format!(
-                        "PayTabs refused the refund: {why}. Nothing was refunded and the credits are back on the client's account."
-                    )));
-                }
+    let row = match online.and_then(|(sale, p)| state.gateway(p).map(|g| (sale, g))) {
+        Some((sale, gateway)) => match refunds::send(&state, gateway, &row.id, &sale).await? {
+            refunds::Sent::Row(row) => row,
+            refunds::Sent::Refused(why) => {
+                return Err(AppError::Conflict(format!(
+                    "{} refused the refund: {why}. Nothing was refunded and the credits are back on the client's account.",
+                    gateway.provider().name()
+                )));
             }
-        }
+        },
         None => row,
     };
     Ok((StatusCode::CREATED, Json(row)))
