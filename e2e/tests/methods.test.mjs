@@ -1,7 +1,9 @@
-// Paying with Meeza (issue 22, item 1): the purchase dialog lists the package's methods (the
-// coach's PayTabs profile in content/settings.yaml; instalments only from 9,000 EGP), the
-// client picks Meeza QR, PayTabs' page (the stand-in) offers that method alone, and the
-// receipt, the dashboard's history and the admin's client page name it. At 1280 and 390 px.
+// Every way to pay (issue 22): the purchase dialog lists the package's methods (the coach's
+// PayTabs profile, then Paymob's wallets and kiosks, in content/settings.yaml; instalments only
+// from 9,000 EGP). A client pays with Meeza QR on PayTabs' page (the stand-in), with a mobile
+// wallet on Paymob's (its stand-in: wallet number, then the code), by InstaPay (the admin
+// confirms), and with a discount code; the receipt, the history and the admin's pages name the
+// method. At 1280 and 390 px.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";
@@ -39,7 +41,14 @@ test("a client pays with Meeza QR and every page names the method", async () => 
   // A single session is below the instalments' 9,000 EGP: cards, Meeza QR and Apple Pay.
   let dialog = await openDialog(page, "Single Session");
   const small = await choices(dialog).evaluateAll((els) => els.map((e) => e.labels[0].innerText.trim()));
-  assert.deepEqual(small, ["Card (Visa, Mastercard, Meeza)", "Meeza QR", "Apple Pay", "InstaPay or bank transfer"]);
+  assert.deepEqual(small, [
+    "Card (Visa, Mastercard, Meeza)",
+    "Meeza QR",
+    "Apple Pay",
+    "Mobile wallet (Vodafone Cash, Orange, Etisalat, WE)",
+    "Cash at a Fawry or Aman kiosk",
+    "InstaPay or bank transfer",
+  ]);
   await page.keyboard.press("Escape");
 
   dialog = await openDialog(page, "Momentum Package");
@@ -51,6 +60,8 @@ test("a client pays with Meeza QR and every page names the method", async () => 
     "valU instalments",
     "Souhoola instalments",
     "NBE card instalments",
+    "Mobile wallet (Vodafone Cash, Orange, Etisalat, WE)",
+    "Cash at a Fawry or Aman kiosk",
     "InstaPay or bank transfer",
   ]);
   assert.ok(await dialog.getByRole("radio", { name: "Card (Visa, Mastercard, Meeza)" }).isChecked(), "the first method is chosen at first");
@@ -86,6 +97,66 @@ test("a client pays with Meeza QR and every page names the method", async () => 
   await admin.page.waitForURL(/\/admin\/client\?id=/);
   await admin.page.getByText(/Meeza QR/).first().waitFor();
   await admin.shot("admin-client-meeza-390");
+  assert.deepEqual(admin.problems, []);
+});
+
+test("a client pays with a mobile wallet on Paymob's checkout and the admin sees it", async () => {
+  const v = await visitor(browser, "methods-wallet", { mobile: true });
+  const { page } = v;
+  await signIn(page, DEMO_CLIENT, product.site);
+  await page.waitForURL(`${product.site}/dashboard`);
+  const before = Number(await page.locator('dt:text-is("Available Credits") + dd').innerText());
+
+  const dialog = await openDialog(page, "Momentum Package");
+  await dialog.getByRole("radio", { name: /Mobile wallet/ }).check();
+  await dialog.getByLabel("Phone Number").fill("+20 100 123 4567");
+  await v.shot("dialog-wallet-390");
+  await dialog.getByRole("button", { name: "Proceed to Payment" }).click();
+
+  // Paymob's checkout (the stand-in): the wallet number, then the code sent to it.
+  await page.getByLabel("Wallet number").waitFor({ timeout: 15_000 });
+  assert.match(await page.locator("main").innerText(), /20250\.00 EGP/);
+  await page.getByLabel("Wallet number").fill("01001234567");
+  await page.getByRole("button", { name: "Pay with wallet" }).click();
+  await page.getByLabel("Verification code").fill("424242");
+  await v.shot("paymob-otp-390");
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.waitForURL(/\/payment\/success\?cart_id=/, { timeout: 15_000 });
+  await page.getByText("Payment Successful!").waitFor({ timeout: 15_000 });
+  await v.shot("wallet-success-390");
+
+  await page.goto(product.site + "/dashboard", { waitUntil: "networkidle" });
+  assert.equal(Number(await page.locator('dt:text-is("Available Credits") + dd').innerText()), before + 5);
+  const history = page.locator(".client-payment").first();
+  await history.getByText("Mobile wallet").waitFor();
+  await history.getByRole("link", { name: /Receipt/ }).click();
+  await page.waitForURL(/\/receipt\?id=/);
+  await page.getByText("Mobile wallet").first().waitFor();
+  await v.shot("receipt-wallet-390");
+  assert.deepEqual(v.problems, []);
+
+  // The admin's refund goes back through Paymob, and says so.
+  const admin = await visitor(browser, "methods-wallet-admin");
+  await signIn(admin.page, ADMIN, product.site);
+  await admin.page.waitForURL(`${product.site}/admin`);
+  await admin.page.getByRole("link", { name: DEMO_CLIENT.name }).first().click();
+  await admin.page.waitForURL(/\/admin\/client\?id=/);
+  const payments = admin.page.getByRole("region", { name: "Payments" });
+  await payments.getByRole("row").filter({ hasText: "Mobile wallet" }).first().waitFor();
+  // The newest payment is the wallet's: its refund button comes first.
+  await payments.getByRole("button", { name: /^Refund the payment of 20,250\sEGP/ }).first().click();
+  const refund = admin.page.getByRole("dialog", { name: "Refund this payment" });
+  await refund.getByText(/the refund is sent to Paymob/).waitFor();
+  await refund.getByLabel("Credits to remove").fill("1");
+  await refund.getByLabel("Amount to refund (EGP)").fill("4050");
+  assert.deepEqual(await axe(admin.page, '[role="dialog"]'), [], "axe on the Paymob refund dialog");
+  await admin.shot("refund-wallet");
+  await refund.getByRole("button", { name: /^Refund 4,050\sEGP and remove 1 credit$/ }).click();
+  await admin.page.getByText("Refund completed").waitFor();
+  const line = payments.getByRole("row").filter({ hasText: "Refund through Paymob" });
+  await line.waitFor();
+  assert.match((await line.innerText()).replace(/\s+/g, " "), /\u22124,050\sEGP/);
+  await admin.shot("refunded-wallet");
   assert.deepEqual(admin.problems, []);
 });
 

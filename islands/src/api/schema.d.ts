@@ -878,6 +878,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/paymob/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Paymob's processed callback: `{"type": "TRANSACTION", "obj": …}` with `?hmac=` over the
+         *     transaction's signed fields, read from the raw bytes.
+         */
+        post: operations["callback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/paymob/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The browser back from Paymob's checkout, the transaction in the signed query. A verified
+         *     redirect settles as the callback does (whichever comes first); the pages it leads to are
+         *     in the paying client's language.
+         */
+        get: operations["browser_return"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payments/paytabs/callback": {
         parameters: {
             query?: never;
@@ -907,7 +948,9 @@ export interface paths {
         /**
          * Starts a payment: prices the package from the catalogue the site publishes (the version the
          *     page was built with, loaded from the site if new), records a pending transaction with a
-         *     fresh unguessable cart id, asks PayTabs for a hosted page.
+         *     fresh unguessable cart id, and opens the hosted page of the provider that takes the chosen
+         *     method (PayTabs, or Paymob for the methods the settings give it). The path keeps the
+         *     spec's name.
          */
         post: operations["create"];
         delete?: never;
@@ -1649,7 +1692,10 @@ export interface components {
             clientId: string;
             /** @description Paid minus earlier refunds: the most a refund may be. */
             maxAmount: components["schemas"]["Money"];
-            /** @description `paytabs` (sent to PayTabs) or `offline` (the admin records it). */
+            /**
+             * @description `paytabs` or `paymob` (sent to the provider that took the payment) or `offline` (the
+             *     admin records it).
+             */
             method: string;
             paid: components["schemas"]["Money"];
             paymentId: string;
@@ -3212,7 +3258,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Online: sent to PayTabs (completed, or pending until PayTabs answers); offline: recorded */
+            /** @description Online: sent to the provider that took it, PayTabs or Paymob (completed, or pending until it answers); offline: recorded */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3254,7 +3300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PayTabs refused the refund (its message); the refund failed and its credits are back */
+            /** @description The provider refused the refund (its message); the refund failed and its credits are back */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5150,6 +5196,125 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    callback: {
+        parameters: {
+            query: {
+                /** @description Lowercase hex HMAC-SHA512 of the transaction's signed fields */
+                hmac: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Paymob's processed callback */
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Applied, already applied, or about an order that is not ours (logged) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid HMAC, or not a transaction: nothing changes */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused: not from the site's own origin (or not allowed for this user) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Paymob is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A field is invalid (named in `fields`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    browser_return: {
+        parameters: {
+            query: {
+                /** @description Lowercase hex HMAC-SHA512 of the transaction's signed fields */
+                hmac: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To /payment/success?cart_id=… or /payment/failed?cart_id=… (under /ar for an Arabic client) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The query string is malformed (bad escape, repeated parameter) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A query parameter is invalid (named in `fields`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,7 @@ import { Suspense, useId, useState } from "react";
 import type { ClientPaymentView, RefundRow } from "../../api/types";
 import { credits, formatMoney, sessions, shortDate } from "../../lib/format";
 import { localPath, t, tMaybe } from "../../lib/i18n";
-import { methodLabel } from "../../lib/payment-methods";
+import { methodLabel, refundProvider } from "../../lib/payment-methods";
 import { DialogButton, RowActions } from "../parts";
 import { type Column, Table } from "../Table";
 import { RefundDialog, preloadClientDialogs } from "./lazy";
@@ -14,8 +14,12 @@ import { RefundDialog, preloadClientDialogs } from "./lazy";
 type Line = { payment: ClientPaymentView; refund?: undefined } | { refund: RefundRow; payment?: undefined };
 
 const DASH = <span className="admin-muted">—</span>;
-const refundMethod = (r: RefundRow) => (r.method === "paytabs" ? t("adminClient.refund.viaPayTabs") : t("adminClient.refund.recorded"));
-const refundStatus = (r: RefundRow) => tMaybe(`adminClient.refundStatus.${r.status}`) ?? r.status;
+const refundMethod = (r: RefundRow) => {
+  const provider = refundProvider(r.method);
+  return provider ? t("adminClient.refund.via", { provider }) : t("adminClient.refund.recorded");
+};
+const refundStatus = (r: RefundRow) =>
+  tMaybe(`adminClient.refundStatus.${r.status}`, { provider: refundProvider(r.method) ?? "" }) ?? r.status;
 const refundMoney = (r: RefundRow) => `−${formatMoney({ minor: r.amount, currency: r.currency })}`;
 const refundDay = (r: RefundRow) => shortDate(r.completedAt ?? r.createdAt);
 

@@ -1,13 +1,14 @@
 // Refund a payment (issue 14 point 3). The dialog first asks the API what is left to refund
 // (GET /api/admin/payments/{id}/refund): the payment's unused credits and the money not yet
 // refunded, and shows both before the admin confirms (the form: ./RefundForm). An online payment's refund goes to
-// PayTabs; an offline one is recorded as done. The credits leave at once.
+// the provider that took it (PayTabs or Paymob); an offline one is recorded as done. The credits leave at once.
 import { useCallback, useEffect, useId, useState } from "react";
 import { toast } from "../../lib/toast";
 import type { ClientPaymentView, Refundable, RefundRow } from "../../api/types";
 import { ApiError, GET } from "../../lib/api";
 import { formatMoney, sessions, shortDate } from "../../lib/format";
 import { t } from "../../lib/i18n";
+import { refundProvider } from "../../lib/payment-methods";
 import { rich } from "../../lib/rich";
 import { Spinner } from "../../lib/ui";
 import { Modal } from "../dialog";
@@ -17,12 +18,15 @@ import { RefundForm, credits } from "./RefundForm";
 function announce(row: RefundRow) {
   const money = formatMoney({ minor: row.amount, currency: row.currency });
   const removed = row.credits > 0 ? ` ${t("adminClient.refund.removed", { credits: credits(row.credits) })}` : "";
+  const provider = refundProvider(row.method);
   if (row.status === "failed") {
-    toast.error(t("adminClient.refund.declined"), { description: t("adminClient.refund.declinedText") });
+    toast.error(t("adminClient.refund.declined"), { description: t("adminClient.refund.declinedText", { provider }) });
   } else if (row.status === "pending") {
-    toast.success(t("adminClient.refund.sent"), { description: t("adminClient.refund.sentText", { money, removed }) });
+    toast.success(t("adminClient.refund.sent", { provider }), {
+      description: t("adminClient.refund.sentText", { money, removed, provider }),
+    });
   } else {
-    toast.success(row.method === "paytabs" ? t("adminClient.refund.completed") : t("adminClient.refund.recordedDone"), {
+    toast.success(provider ? t("adminClient.refund.completed") : t("adminClient.refund.recordedDone"), {
       description: t("adminClient.refund.doneText", { money, removed }),
     });
   }
@@ -49,7 +53,8 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
     void load();
   }, [load]);
 
-  const online = info?.method === "paytabs";
+  const provider = info ? refundProvider(info.method) : null;
+  const online = provider !== null;
   const nothingLeft = info !== null && info.unusedCredits === 0 && info.maxAmount.minor === 0;
 
   return (
@@ -80,8 +85,8 @@ export function RefundDialog(props: { payment: ClientPaymentView; clientName: st
         <>
           <Figures info={info} />
           <p className="admin-refund__method">
-            {online ? t("adminClient.refund.online") : t("adminClient.refund.offline")}{" "}
-            {online ? t("adminClient.refund.creditsLeaveOnline") : t("adminClient.refund.creditsLeave")}
+            {online ? t("adminClient.refund.online", { provider }) : t("adminClient.refund.offline")}{" "}
+            {online ? t("adminClient.refund.creditsLeaveOnline", { provider }) : t("adminClient.refund.creditsLeave")}
           </p>
           {nothingLeft ? (
             <>

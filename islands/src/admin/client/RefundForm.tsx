@@ -8,6 +8,7 @@ import { ApiError, POST } from "../../lib/api";
 import { credits, formatMoney } from "../../lib/format";
 import { Form, FormField, showServerErrors, useZodForm } from "../../lib/form";
 import { t } from "../../lib/i18n";
+import { refundProvider } from "../../lib/payment-methods";
 import { type RefundOutput, checkRefund, refundAction, refundDefaults, refundSchema, refundSuggestion } from "../client-page";
 import { ErrorDetails } from "../dialog";
 import type { RefundForm as Values } from "./views";
@@ -29,7 +30,8 @@ export function RefundForm(props: {
   const busy = form.formState.isSubmitting;
   const [failure, setFailure] = useState<{ message: string; fields: Record<string, string> } | null>(null);
   const values = useWatch({ control: form.control }) as Values;
-  const online = info.method === "paytabs";
+  const provider = refundProvider(info.method);
+  const online = provider !== null;
   const checked = checkRefund({ ...refundDefaults(), ...values }, info);
   const action = checked.ok ? refundAction(checked.payload.credits, { minor: checked.minor, currency: info.maxAmount.currency }) : t("adminClient.refund.action");
 
@@ -89,7 +91,7 @@ export function RefundForm(props: {
           {t("common.cancel")}
         </button>
         <button type="submit" className="btn btn--sm admin-btn--danger" disabled={busy} aria-busy={busy}>
-          {busy ? (online ? t("adminClient.refund.sending") : t("adminClient.refund.recording")) : action}
+          {busy ? (online ? t("adminClient.refund.sending", { provider }) : t("adminClient.refund.recording")) : action}
         </button>
       </div>
     </Form>
