@@ -27,6 +27,7 @@ pub mod scheduling;
 pub mod secret;
 pub mod sessions;
 pub mod site;
+pub mod sponsors;
 pub mod startup;
 pub mod state;
 pub mod telemetry;

@@ -191,11 +191,19 @@ async fn verify_ledger(config: &Config) -> anyhow::Result<()> {
             l.lot_id, l.user_id, l.remaining, l.moved
         );
     }
+    let engagements = api::sponsors::engagements::verify(&db.pool).await?;
+    for e in &engagements {
+        println!(
+            "engagement {}: its executives received {} credits; its lots hold {} granted, {} of them moved between its executives",
+            e.engagement_id, e.members_granted, e.lots_granted, e.moved
+        );
+    }
     anyhow::ensure!(
-        mismatches.is_empty() && lots.is_empty(),
-        "{} account(s) and {} lot(s) differ from the ledger",
+        mismatches.is_empty() && lots.is_empty() && engagements.is_empty(),
+        "{} account(s), {} lot(s) and {} engagement(s) differ from the ledger",
         mismatches.len(),
-        lots.len()
+        lots.len(),
+        engagements.len()
     );
     println!(
         "ledger verified: every account equals its ledger, and its lots hold its available credits"

@@ -23,6 +23,8 @@ pub struct SiteInfo {
     pub business_name: String,
     pub business_address: String,
     pub tax_id: Option<String>,
+    /// VAT on sponsors' invoices, in percent (settings `business.vat_percent`); `None`: none.
+    pub vat_percent: Option<u32>,
     /// Where transfers go (settings `payments.transfer`); `None`: no transfer orders.
     pub transfer: Option<content_model::model::TransferSettings>,
     /// The methods Paymob takes (settings `payments.paymob`); the others go to PayTabs.
@@ -60,6 +62,7 @@ impl SiteInfo {
             default_validity_months: settings.default_validity_months,
             transfer: settings.transfer.clone(),
             paymob_methods: settings.paymob.clone(),
+            vat_percent: settings.business.as_ref().and_then(|b| b.vat_percent),
         })
     }
 

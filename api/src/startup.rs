@@ -222,12 +222,13 @@ pub fn router(state: AppState) -> Router {
 
 /// Routes that other servers or mail clients call, authenticated by a signature or a token
 /// in the URL instead of a cookie, so they carry no Origin of ours.
-const CROSS_SITE_ALLOWED: [&str; 5] = [
+const CROSS_SITE_ALLOWED: [&str; 6] = [
     "/api/newsletter/unsubscribe",
     "/api/webhooks/",
     "/api/payments/paytabs/callback",
     "/api/payments/paytabs/return",
     "/api/payments/paymob/callback",
+    "/api/invoices/paytabs-return",
 ];
 
 /// CSRF defence for cookie-authenticated routes: a state-changing request must come from the

@@ -69,6 +69,9 @@ pub struct Business {
     pub name: String,
     pub address: String,
     pub tax_id: String,
+    /// VAT on sponsors' invoices, in percent (Egypt's standard rate is 14); absent: no VAT line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vat_percent: Option<u32>,
 }
 
 impl Business {
@@ -1016,6 +1019,7 @@ mod tests {
             name: "N".into(),
             address: "A".into(),
             tax_id: tax_id.into(),
+            vat_percent: None,
         };
         assert_eq!(with("512-384-976").tax_id_problem(), None);
         assert_eq!(with("512384976").tax_id_problem(), None);

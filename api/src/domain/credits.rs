@@ -30,6 +30,10 @@ pub enum Kind {
     Expiry,
     /// A refunded payment's unused credits leaving (or coming back if PayTabs declines).
     PaymentRefund,
+    /// A sponsor's engagement credits reaching one of its executives.
+    EngagementGrant,
+    /// Unused engagement credits moved from one executive of the engagement to another.
+    EngagementMove,
 }
 
 impl Kind {
@@ -42,6 +46,16 @@ impl Kind {
             Kind::AdminAdjustment => "admin_adjustment",
             Kind::Expiry => "expiry",
             Kind::PaymentRefund => "payment_refund",
+            Kind::EngagementGrant => "engagement_grant",
+            Kind::EngagementMove => "engagement_move",
+        }
+    }
+
+    /// The `source` of the lot a grant of this kind creates.
+    fn lot_source(self) -> &'static str {
+        match self {
+            Kind::EngagementGrant | Kind::EngagementMove => "engagement",
+            other => other.as_str(),
         }
     }
 }
@@ -64,6 +78,8 @@ pub struct NewLot<'a> {
     pub validity: &'a Validity,
     /// The payment this lot was bought with (refunds start from it).
     pub payment_record_id: Option<&'a str>,
+    /// The sponsor's engagement whose credits these are.
+    pub engagement_id: Option<&'a str>,
 }
 
 /// Which lots a change moves.
@@ -236,18 +252,19 @@ async fn write(
     if let Lots::New(lot) = lots {
         let granted = change.delta_total - change.delta_used;
         sqlx::query(
-            "INSERT INTO credit_lots (id, user_id, source, source_ref, payment_record_id, granted, remaining, expires_on, expires_at, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, 0, $7, $8, $9)",
+            "INSERT INTO credit_lots (id, user_id, source, source_ref, payment_record_id, engagement_id, granted, remaining, expires_on, expires_at, created_at)
+             VALUES ($1, $2, $3, $4, $5, $10, $6, 0, $7, $8, $9)",
         )
         .bind(lot.id)
         .bind(change.user_id)
-        .bind(change.kind.as_str())
+        .bind(change.kind.lot_source())
         .bind(change.external_ref)
         .bind(lot.payment_record_id)
         .bind(granted)
         .bind(lot.validity.expires_on_text())
         .bind(&lot.validity.expires_at)
         .bind(now)
+        .bind(lot.engagement_id)
         .execute(&mut *conn)
         .await?;
     }
@@ -371,11 +388,63 @@ pub async fn adjust(
             id: &id,
             validity,
             payment_record_id: None,
+            engagement_id: None,
         };
         apply(conn, backend, change, Lots::New(&lot)).await
     } else {
         apply(conn, backend, change, Lots::FirstToExpire).await
     }
+}
+
+/// An engagement's credits reaching one executive, as a new lot of the engagement lasting
+/// `validity`. `external_ref` names the grant (its member and how much it had before), so a
+/// grant applied twice adds nothing.
+pub async fn grant_engagement(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    user_id: &str,
+    credits: i64,
+    external_ref: &str,
+    note: &str,
+    lot: &NewLot<'_>,
+) -> Result<Applied, sqlx::Error> {
+    let change = Change {
+        user_id,
+        kind: Kind::EngagementGrant,
+        delta_total: credits,
+        delta_used: 0,
+        external_ref,
+        note: Some(note),
+        payment_date: None,
+    };
+    apply(conn, backend, change, Lots::New(lot)).await
+}
+
+/// One side of an engagement move: `delta` credits leaving one lot of the giving executive
+/// (negative, `lot` Some) or arriving as a new lot of the receiving one (positive, `new_lot`).
+pub async fn move_engagement(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    user_id: &str,
+    delta: i64,
+    external_ref: &str,
+    reason: &str,
+    lot: Result<&str, &NewLot<'_>>,
+) -> Result<Applied, sqlx::Error> {
+    let change = Change {
+        user_id,
+        kind: Kind::EngagementMove,
+        delta_total: delta,
+        delta_used: 0,
+        external_ref,
+        note: Some(reason),
+        payment_date: None,
+    };
+    let lots = match lot {
+        Ok(id) => Lots::One(id),
+        Err(new) => Lots::New(new),
+    };
+    apply(conn, backend, change, lots).await
 }
 
 /// Uses one credit for a booking, from the live lot that expires first. Without an available

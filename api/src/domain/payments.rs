@@ -39,6 +39,7 @@ pub async fn record_offline_payment(
         id: &id,
         validity: payment.validity,
         payment_record_id: Some(&id),
+        engagement_id: None,
     };
     let applied = credits::add_offline_payment(
         conn,
@@ -152,6 +153,7 @@ async fn record_purchase(
         id: &id,
         validity: purchase.validity,
         payment_record_id: Some(&id),
+        engagement_id: None,
     };
     let applied = credits::add_purchased(
         conn,

@@ -177,6 +177,21 @@ impl RecordId {
     }
 }
 
+/// A text cell as a spreadsheet may not run it: a cell that starts with `=`, `+`, `-`, `@`
+/// (or their fullwidth forms, which spreadsheets fold to them), a tab or a carriage return,
+/// even after spaces, is read as a formula by Excel and LibreOffice. OWASP's rule: prefix a
+/// single quote, which shows the text as it is. Only names, emails and references go through
+/// here; amounts and sessions stay numbers, negative ones included.
+pub fn text_cell(text: String) -> String {
+    let first = text.trim_start_matches(' ').chars().next();
+    match first {
+        Some('=' | '+' | '-' | '@' | '\t' | '\r' | '＝' | '＋' | '－' | '＠') => {
+            format!("'{text}")
+        }
+        _ => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,9 +3,10 @@
 //! with lettre, or whatever the application was built with), retrying with back-off. No request
 //! ever waits on SMTP.
 //!
-//! What they say: `templates` and `credit_templates` (one data struct per email, rendered
-//! through `api/templates/email/<name>.txt` and `.html` by askama, which HTML-escapes every
-//! value); `invitation` writes the `.ics` attached to booking emails (icalendar). Every email
+//! What they say: `templates`, `credit_templates` and `sponsor_templates` (a sponsor's
+//! engagement invitation and invoices), with one data struct per email, rendered through
+//! `api/templates/email/<name>.txt` and `.html` by askama, which HTML-escapes every value;
+//! `invitation` writes the `.ics` attached to booking emails (icalendar). Every email
 //! is written in its recipient's language (English or Arabic: `templates` explains how the
 //! translations are laid out), and `locale` writes days, times, money and counts in each.
 
@@ -13,6 +14,7 @@ pub mod credit_templates;
 pub mod invitation;
 pub mod locale;
 pub mod outbox;
+pub mod sponsor_templates;
 pub mod templates;
 pub mod transport;
 

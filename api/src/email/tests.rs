@@ -8,6 +8,7 @@ use chrono::NaiveDate;
 
 use super::OutgoingEmail;
 use super::credit_templates::*;
+use super::sponsor_templates::*;
 use super::templates::*;
 
 const EN: Language = Language::En;
@@ -959,4 +960,200 @@ fn transfer_lapsed_snapshot() {
         );
         check_in(l, "transfer_lapsed", &mail);
     }
+}
+
+// -- a sponsor's emails
+
+fn invoice<'a>(sponsor: &'a str, link: &'a str) -> InvoiceMail<'a> {
+    InvoiceMail {
+        number: "INV-000001",
+        sponsor,
+        engagement: "Leadership programme 2027",
+        total: 16_200_000,
+        currency: "EGP",
+        due_on: expiry_day(),
+        link,
+    }
+}
+
+const INVOICE_LINK: &str = "https://coach.example.com/invoices/inv-1?token=abc";
+
+#[test]
+fn engagement_invitation_snapshots() {
+    for l in LANGUAGES {
+        for (name, credits) in [
+            ("engagement_invitation", 6),
+            ("engagement_invitation_one", 1),
+        ] {
+            check_in(
+                l,
+                name,
+                &engagement_invitation(
+                    l.0,
+                    SITE,
+                    "mona@nile-logistics.example",
+                    "Nile Logistics",
+                    "Leadership programme 2027",
+                    credits,
+                    &l.0.page(
+                        "https://coach.example.com",
+                        "/auth?mode=signup&email=mona%40nile-logistics.example",
+                    ),
+                ),
+            );
+        }
+    }
+}
+
+#[test]
+fn invoice_sent_snapshot() {
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "invoice_sent",
+            &invoice_sent(
+                l.0,
+                SITE,
+                "billing@nile-logistics.example",
+                "Karim Hassan",
+                &invoice("Nile Logistics", INVOICE_LINK),
+            ),
+        );
+    }
+}
+
+#[test]
+fn invoice_paid_snapshot() {
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "invoice_paid",
+            &invoice_paid(
+                l.0,
+                SITE,
+                "billing@nile-logistics.example",
+                "Karim Hassan",
+                &invoice("Nile Logistics", INVOICE_LINK),
+                paid_on(),
+            ),
+        );
+    }
+}
+
+#[test]
+fn invoice_overdue_snapshot() {
+    for l in LANGUAGES {
+        check_in(
+            l,
+            "invoice_overdue",
+            &invoice_overdue(
+                l.0,
+                SITE,
+                "billing@nile-logistics.example",
+                "Karim Hassan",
+                &invoice("Nile Logistics", INVOICE_LINK),
+            ),
+        );
+    }
+}
+
+/// A sponsor's four emails, in `lang`, with `name` as the company, the engagement and the
+/// billing contact.
+fn sponsor_emails(lang: Language, name: &'static str) -> Vec<OutgoingEmail> {
+    let inv = InvoiceMail {
+        engagement: name,
+        ..invoice(name, "https://x.example/?a=1&b=2")
+    };
+    vec![
+        engagement_invitation(
+            lang,
+            SITE,
+            "m@example.com",
+            name,
+            name,
+            2,
+            "https://x.example/?a=1&b=2",
+        ),
+        invoice_sent(lang, SITE, "b@example.com", name, &inv),
+        invoice_paid(lang, SITE, "b@example.com", name, &inv, paid_on()),
+        invoice_overdue(lang, SITE, "b@example.com", name, &inv),
+    ]
+}
+
+#[test]
+fn a_sponsors_emails_escape_names_and_are_in_the_recipients_language() {
+    for lang in Language::ALL {
+        for mail in sponsor_emails(lang, HOSTILE) {
+            assert!(!mail.html.contains("<script>"), "{}", mail.html);
+            assert!(
+                mail.html
+                    .contains("&#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;x&#34;"),
+                "{}",
+                mail.html
+            );
+            assert!(
+                mail.html
+                    .contains("href=\"https://x.example/?a=1&#38;b=2\""),
+                "{}",
+                mail.html
+            );
+            assert!(mail.text.contains(HOSTILE), "{}", mail.text);
+        }
+    }
+    let arabic = sponsor_emails(AR, "Nile Logistics");
+    let english = sponsor_emails(EN, "Nile Logistics");
+    for (ar, en) in arabic.iter().zip(&english) {
+        assert!(has_arabic(&ar.subject), "{}", ar.subject);
+        assert!(has_arabic(&ar.text), "{}", ar.text);
+        assert!(
+            ar.html
+                .starts_with("<!doctype html><html lang=\"ar\" dir=\"rtl\">"),
+            "{}",
+            ar.html
+        );
+        for english_only in [
+            "Hello",
+            "Thank you",
+            "If the button does not work",
+            "Invoice",
+        ] {
+            assert!(
+                !ar.html.contains(english_only),
+                "{english_only}: {}",
+                ar.html
+            );
+            assert!(
+                !ar.text.contains(english_only),
+                "{english_only}: {}",
+                ar.text
+            );
+        }
+        assert!(!has_arabic(&en.subject) && !has_arabic(&en.text) && !has_arabic(&en.html));
+        assert_eq!(ar.to, en.to);
+    }
+    // Amounts and references keep their order inside Arabic sentences.
+    let sent = &arabic[1];
+    assert!(
+        sent.html
+            .contains("<strong><span dir=\"ltr\">INV-000001</span></strong>"),
+        "{}",
+        sent.html
+    );
+    assert!(
+        sent.html
+            .contains("<strong><span dir=\"ltr\">162,000 ج.م</span></strong>"),
+        "{}",
+        sent.html
+    );
+    assert!(sent.text.contains("الإجمالي: 162,000 ج.م"), "{}", sent.text);
+    assert_eq!(
+        english[1].subject,
+        format!("Invoice INV-000001 from {SITE}")
+    );
+    assert_eq!(english[2].subject, "Receipt for invoice INV-000001");
+    assert_eq!(english[3].subject, "Invoice INV-000001 is overdue");
+    assert_eq!(
+        english[0].subject,
+        format!("Nile Logistics has booked coaching for you with {SITE}")
+    );
 }

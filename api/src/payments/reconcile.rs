@@ -1,7 +1,7 @@
 //! Settles transactions still pending 15 minutes after they started (a lost callback, a closed
 //! browser) by asking PayTabs, with the same settlement as the callback. Carts that never got
 //! a PayTabs reference within a day are marked failed. Transfer orders nobody confirmed in time
-//! lapse.
+//! lapse, and sponsors' invoices past their due date are reminded once.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +16,7 @@ use crate::state::AppState;
 /// One pass; returns how many transactions it settled to a final state.
 pub async fn run_once(state: &AppState) -> anyhow::Result<usize> {
     super::transfers::lapse_due(state, Utc::now()).await?;
+    remind_overdue_invoices(state).await?;
     let Some(paytabs) = &state.paytabs else {
         return Ok(0);
     };
@@ -52,6 +53,20 @@ pub async fn run_once(state: &AppState) -> anyhow::Result<usize> {
     }
     super::orders::fail_abandoned(&mut *state.db.pool.acquire().await?, Utc::now()).await?;
     Ok(settled)
+}
+
+/// Sponsors' invoices past their due date become overdue and their contact is reminded once.
+async fn remind_overdue_invoices(state: &AppState) -> anyhow::Result<()> {
+    let site = state.site();
+    let ctx = state.context(&site);
+    let mut tx = state.db.pool.begin().await?;
+    let mail =
+        crate::sponsors::invoices::remind_overdue(&mut tx, &ctx, state.config.app_secret.expose())
+            .await?;
+    crate::email::enqueue_all(&mut tx, &mail).await?;
+    tx.commit().await?;
+    state.wake_mail(&mail);
+    Ok(())
 }
 
 /// Every 5 minutes until shutdown.

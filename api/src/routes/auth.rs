@@ -562,6 +562,18 @@ async fn language_of_token(conn: &mut AnyConnection, token: &str) -> Result<Lang
     Ok(stored.and_then(|s| Language::parse(&s)).unwrap_or_default())
 }
 
+/// A confirmed address joins the sponsors' engagements that invited it (issue 23).
+async fn join_engagements(
+    state: &AppState,
+    conn: &mut sqlx::AnyConnection,
+    user_id: &str,
+) -> AppResult<()> {
+    let site = state.site();
+    let ctx = state.context(&site);
+    crate::sponsors::engagements::join_invited(conn, &ctx, user_id).await?;
+    Ok(())
+}
+
 /// The link in the confirmation email: confirms the address, then shows the sign-in page (in
 /// the account's language: `/ar/auth?…` for Arabic).
 #[utoipa::path(get, path = "/api/auth/confirm", tag = "auth", params(TokenQuery),
@@ -584,6 +596,7 @@ pub async fn confirm_email(
         .bind(&user_id)
         .execute(&mut *tx)
         .await?;
+    join_engagements(&state, &mut tx, &user_id).await?;
     tx.commit().await?;
     Ok(Redirect::to(&language.page(base, "/auth?confirmed=1")))
 }
@@ -694,6 +707,7 @@ pub async fn confirm_password_reset(
         .bind(&user_id)
         .execute(&mut *tx)
         .await?;
+    join_engagements(&state, &mut tx, &user_id).await?;
     sqlx::query("DELETE FROM sessions WHERE user_id = $1")
         .bind(&user_id)
         .execute(&mut *tx)

@@ -205,6 +205,40 @@ pub struct DashboardView {
     payments: Vec<PaymentRecordView>,
     scheduler_name: String,
     scheduler_url: String,
+    /// The credits an employer's engagement gave this client (issue 23); empty for most.
+    sponsored: Vec<SponsoredView>,
+}
+
+/// Credits from a sponsor's engagement, as the client's dashboard names them.
+#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct SponsoredView {
+    /// The company's name.
+    sponsor: String,
+    /// The engagement's title.
+    engagement: String,
+    /// The engagement's credits that reached this account.
+    credits: i64,
+    /// Of them, unused in live lots.
+    remaining: i64,
+}
+
+/// The engagements that gave `user_id` credits.
+async fn sponsored(state: &AppState, user_id: &str) -> AppResult<Vec<SponsoredView>> {
+    Ok(sqlx::query_as(
+        "SELECT s.name AS sponsor, e.title AS engagement, m.granted AS credits,
+                CAST(COALESCE((SELECT SUM(k.remaining) FROM credit_lots k
+                                WHERE k.user_id = m.client_id AND k.engagement_id = e.id
+                                  AND k.expired_at IS NULL AND k.expires_at > $2), 0) AS BIGINT) AS remaining
+           FROM engagement_members m JOIN engagements e ON e.id = m.engagement_id
+           JOIN sponsors s ON s.id = e.sponsor_id
+          WHERE m.client_id = $1 AND m.granted > 0
+          ORDER BY e.created_at",
+    )
+    .bind(user_id)
+    .bind(now())
+    .fetch_all(state.db.reader())
+    .await?)
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -305,6 +339,7 @@ pub async fn dashboard(
         payments: payments.into_iter().map(PaymentRecordView::from).collect(),
         scheduler_name: state.site().scheduler_name.clone(),
         scheduler_url: scheduling_page(&state),
+        sponsored: sponsored(&state, &user.user_id).await?,
     };
     let body = Bytes::from(serde_json::to_vec(&view).map_err(anyhow::Error::from)?);
     if let Some(g) = generation {

@@ -15,6 +15,7 @@ pub mod newsletter;
 pub mod payments;
 pub mod paymob;
 pub mod receipts;
+pub mod sponsors;
 pub mod transfers;
 pub mod webhooks;
 
@@ -32,6 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(payments::router())
         .merge(paymob::router())
         .merge(transfers::router())
+        .merge(sponsors::router())
         .merge(discounts::router())
         .merge(webhooks::router())
         .merge(dashboard::router())

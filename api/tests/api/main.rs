@@ -29,5 +29,6 @@ mod platform;
 mod refunds;
 mod replicas;
 mod spine;
+mod sponsors;
 mod stats;
 mod transfers;

@@ -32,6 +32,9 @@ pub struct ClientRow {
     completed_sessions: i64,
     /// Confirmed bookings.
     upcoming_sessions: i64,
+    /// The sponsors whose engagements pay for this client (issue 23).
+    #[sqlx(skip)]
+    sponsors: Vec<String>,
 }
 
 #[utoipa::path(get, path = "/api/admin/clients", tag = "admin", params(ClientSearch),
@@ -58,5 +61,20 @@ pub async fn clients(
     .bind(&pattern)
     .fetch_all(state.db.reader())
     .await?;
+    let paid_for: Vec<(String, String)> = sqlx::query_as(
+        "SELECT DISTINCT m.client_id, s.name FROM engagement_members m
+           JOIN engagements e ON e.id = m.engagement_id JOIN sponsors s ON s.id = e.sponsor_id
+          WHERE m.client_id IS NOT NULL ORDER BY s.name",
+    )
+    .fetch_all(state.db.reader())
+    .await?;
+    let mut rows = rows;
+    for row in &mut rows {
+        row.sponsors = paid_for
+            .iter()
+            .filter(|(client, _)| *client == row.user_id)
+            .map(|(_, name)| name.clone())
+            .collect();
+    }
     Ok(Json(rows))
 }

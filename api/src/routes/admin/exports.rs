@@ -16,6 +16,7 @@ use serde::Deserialize;
 use super::common::start_of_local_day;
 use crate::domain::parse_ts;
 use crate::domain::receipts::display_number;
+use crate::domain::text::text_cell;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AdminUser, AppQuery};
 use crate::state::AppState;
@@ -45,6 +46,8 @@ struct ExportRow {
     id: String,
     discount_code: Option<String>,
     discount_amount: i64,
+    /// A sponsor's invoice (its number), for the payments of invoices.
+    invoice: Option<i64>,
 }
 
 /// Every money movement between $1 and $2 (UTC timestamps, [from, to)).
@@ -54,7 +57,7 @@ const ROWS: &str = "
            pr.amount AS amount, pr.currency AS currency,
            CASE WHEN pr.recorded_by IS NULL THEN 'online_' || pr.payment_method ELSE pr.payment_method END AS method,
            pr.reference_number AS reference_number, a.full_name AS recorded_by, pr.id AS id,
-           pr.discount_code AS discount_code, pr.discount_amount AS discount_amount
+           pr.discount_code AS discount_code, pr.discount_amount AS discount_amount, CAST(NULL AS BIGINT) AS invoice
       FROM payment_records pr
       JOIN profiles p ON p.user_id = pr.client_id
       LEFT JOIN receipts r ON r.payment_record_id = pr.id
@@ -64,35 +67,30 @@ const ROWS: &str = "
     SELECT 'refund' AS kind, rf.completed_at AS happened_at, r.number AS receipt,
            p.full_name AS client_name, p.email AS client_email, -rf.credits AS sessions,
            -rf.amount AS amount, rf.currency AS currency,
-           CASE WHEN rf.method = 'paytabs' THEN 'online_' || pr.payment_method ELSE pr.payment_method END AS method,
+           CASE WHEN rf.method <> 'offline' THEN 'online_' || pr.payment_method ELSE pr.payment_method END AS method,
            rf.tran_ref AS reference_number, a.full_name AS recorded_by, rf.id AS id,
-           NULL AS discount_code, 0 AS discount_amount
+           NULL AS discount_code, 0 AS discount_amount, CAST(NULL AS BIGINT) AS invoice
       FROM payment_refunds rf
       JOIN payment_records pr ON pr.id = rf.payment_record_id
       JOIN profiles p ON p.user_id = rf.client_id
       LEFT JOIN receipts r ON r.payment_record_id = rf.payment_record_id
       LEFT JOIN profiles a ON a.user_id = rf.requested_by
-     WHERE rf.status = 'completed' AND rf.completed_at >= $1 AND rf.completed_at < $2";
+     WHERE rf.status = 'completed' AND rf.completed_at >= $1 AND rf.completed_at < $2
+    UNION ALL
+    SELECT 'invoice_payment' AS kind, i.paid_at AS happened_at, NULL AS receipt,
+           s.name AS client_name, s.contact_email AS client_email, e.credits AS sessions,
+           i.total AS amount, i.currency AS currency, 'invoice_' || i.paid_via AS method,
+           COALESCE(i.tran_ref, i.bank_reference) AS reference_number, NULL AS recorded_by, i.id AS id,
+           NULL AS discount_code, 0 AS discount_amount, i.number AS invoice
+      FROM invoices i
+      JOIN engagements e ON e.id = i.engagement_id
+      JOIN sponsors s ON s.id = e.sponsor_id
+     WHERE i.status = 'paid' AND i.paid_at >= $1 AND i.paid_at < $2";
 
 fn day(field: &str, raw: Option<&str>) -> AppResult<NaiveDate> {
     let raw = raw.map(str::trim).unwrap_or("");
     NaiveDate::parse_from_str(raw, "%Y-%m-%d")
         .map_err(|_| AppError::field(field, &format!("{field} must be a date (YYYY-MM-DD)")))
-}
-
-/// A text cell as a spreadsheet may not run it: a cell that starts with `=`, `+`, `-`, `@`
-/// (or their fullwidth forms, which spreadsheets fold to them), a tab or a carriage return,
-/// even after spaces, is read as a formula by Excel and LibreOffice. OWASP's rule: prefix a
-/// single quote, which shows the text as it is. Only names, emails and references go through
-/// here; amounts and sessions stay numbers, negative ones included.
-fn text_cell(text: String) -> String {
-    let first = text.trim_start_matches(' ').chars().next();
-    match first {
-        Some('=' | '+' | '-' | '@' | '\t' | '\r' | '＝' | '＋' | '－' | '＠') => {
-            format!("'{text}")
-        }
-        _ => text,
-    }
 }
 
 /// `-1234.50` for -123450 minor units: no grouping, always two decimals.
@@ -130,7 +128,7 @@ pub async fn payments_csv(
     Ok(csv_response(bytes, from, to))
 }
 
-const HEADER: [&str; 14] = [
+const HEADER: [&str; 15] = [
     "kind",
     "date",
     "receipt_number",
@@ -145,6 +143,7 @@ const HEADER: [&str; 14] = [
     "record_id",
     "discount_code",
     "discount_amount",
+    "invoice_number",
 ];
 
 /// The CSV document: the header, then one record per movement.
@@ -164,7 +163,7 @@ fn write_csv(state: &AppState, rows: Vec<ExportRow>) -> AppResult<Vec<u8>> {
 
 /// One movement's cells, in `HEADER`'s order: the day in the coach's time zone, text cells
 /// made safe for spreadsheets.
-fn record(state: &AppState, r: ExportRow) -> [String; 14] {
+fn record(state: &AppState, r: ExportRow) -> [String; 15] {
     let date = parse_ts(&r.happened_at)
         .map(|t| {
             t.with_timezone(&state.site().time_zone)
@@ -191,6 +190,9 @@ fn record(state: &AppState, r: ExportRow) -> [String; 14] {
         } else {
             String::new()
         },
+        r.invoice
+            .map(crate::sponsors::invoices::display_number)
+            .unwrap_or_default(),
     ]
 }
 

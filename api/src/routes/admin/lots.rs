@@ -19,12 +19,21 @@ use crate::payments::refunds::{self, RefundAsked, RefundRow, Refundable};
 use crate::state::AppState;
 use content_model::payments::Provider;
 
+/// The sponsor's engagement a lot's credits came from.
+#[derive(Serialize, ToSchema)]
+pub struct LotEngagement {
+    id: String,
+    title: String,
+    sponsor: String,
+}
+
 /// One lot of a client's credits.
 #[derive(Serialize, ToSchema, sqlx::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct LotView {
     id: String,
-    /// purchase, offline_payment, admin_adjustment or migrated (credits from before lots).
+    /// purchase, offline_payment, admin_adjustment, engagement (a sponsor's) or migrated
+    /// (credits from before lots).
     source: String,
     /// The payment it was bought with (refunds start there).
     payment_record_id: Option<String>,
@@ -36,10 +45,34 @@ pub struct LotView {
     /// When its unused credits left; `null` while it is live.
     expired_at: Option<String>,
     created_at: String,
+    /// The sponsor's engagement it came from (source `engagement`).
+    #[sqlx(skip)]
+    engagement: Option<LotEngagement>,
+    #[serde(skip)]
+    engagement_id: Option<String>,
+    #[serde(skip)]
+    engagement_title: Option<String>,
+    #[serde(skip)]
+    sponsor_name: Option<String>,
 }
 
-const LOT_COLUMNS: &str =
-    "id, source, payment_record_id, granted, remaining, expires_on, expired_at, created_at";
+impl LotView {
+    /// Names the engagement the lot came from, from the columns read with it.
+    fn named(mut self) -> LotView {
+        if let (Some(id), Some(title), Some(sponsor)) = (
+            self.engagement_id.take(),
+            self.engagement_title.take(),
+            self.sponsor_name.take(),
+        ) {
+            self.engagement = Some(LotEngagement { id, title, sponsor });
+        }
+        self
+    }
+}
+
+const LOT_COLUMNS: &str = "id, source, payment_record_id, granted, remaining, expires_on, expired_at, created_at, engagement_id,
+     (SELECT e.title FROM engagements e WHERE e.id = credit_lots.engagement_id) AS engagement_title,
+     (SELECT s.name FROM engagements e JOIN sponsors s ON s.id = e.sponsor_id WHERE e.id = credit_lots.engagement_id) AS sponsor_name";
 
 fn record_id(raw: &str, what: &str) -> AppResult<RecordId> {
     RecordId::parse(raw).ok_or_else(|| AppError::NotFound(format!("{what} not found")))
@@ -60,7 +93,7 @@ pub async fn client_lots(
     .bind(id.as_str())
     .fetch_all(state.db.reader())
     .await?;
-    Ok(Json(lots))
+    Ok(Json(lots.into_iter().map(LotView::named).collect()))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -138,7 +171,7 @@ pub async fn extend_lot(
     .await?;
     tx.commit().await?;
     tracing::info!(lot = id.as_str(), expires_on = %lot.expires_on, by = %admin.user_id, "lot extended");
-    Ok(Json(lot))
+    Ok(Json(lot.named()))
 }
 
 #[utoipa::path(get, path = "/api/admin/payments/{id}/refund", tag = "admin", params(("id" = String, Path)),

@@ -9,6 +9,7 @@ mod discounts;
 mod exports;
 mod lots;
 mod payments;
+mod sponsors;
 mod stats;
 mod transfers;
 mod users;
@@ -22,6 +23,8 @@ pub use clients::{ClientRow, ClientSearch};
 pub use discounts::DiscountCodeView;
 pub use lots::{ExtendLot, LotView, RefundPayment};
 pub use payments::{AddPayment, RecordedPaymentView};
+pub(crate) use sponsors::invoice_view;
+pub use sponsors::{EngagementView, InvoiceView, SponsorView};
 pub use stats::Stats;
 pub use users::{CreateUser, CreatedUser};
 
@@ -58,6 +61,25 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(transfers::confirm_transfer))
         .routes(routes!(transfers::reject_transfer))
         .routes(routes!(discounts::list_codes, discounts::create_code))
+        .routes(routes!(sponsors::list_sponsors, sponsors::create_sponsor))
+        .routes(routes!(sponsors::edit_sponsor))
+        .routes(routes!(sponsors::archive_sponsor))
+        .routes(routes!(
+            sponsors::list_engagements,
+            sponsors::create_engagement
+        ))
+        .routes(routes!(sponsors::engagement))
+        .routes(routes!(sponsors::release_engagement))
+        .routes(routes!(sponsors::allocate))
+        .routes(routes!(sponsors::move_credits))
+        .routes(routes!(sponsors::send_invoice))
+        .routes(routes!(sponsors::void_invoice))
+        .routes(routes!(sponsors::mark_invoice_paid))
+        .routes(routes!(
+            sponsors::create_report_link,
+            sponsors::report_links
+        ))
+        .routes(routes!(sponsors::revoke_report_link))
         .routes(routes!(discounts::deactivate_code))
         .routes(routes!(discounts::activate_code))
 }

@@ -1,0 +1,250 @@
+//! What a sponsor's billing contact opens without an account (issue 23): the invoice (view,
+//! print, pay on PayTabs' hosted page) and the usage report (and its CSV). Each link carries
+//! a token signed with the API's secret; a report link also expires and can be revoked. A
+//! token that does not verify gets the same 404 as one for nothing.
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::{Form, Json};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::admin::InvoiceView;
+use super::payments::RedirectView;
+use crate::error::{AppError, AppResult, ErrorBody};
+use crate::extract::{AppPath, AppQuery, ClientIp};
+use crate::payments::result::PaymentResult;
+use crate::providers::paytabs::{self, PageRequest};
+use crate::sponsors::invoices::{self, InvoiceRefused};
+use crate::sponsors::reports::{self, ExecutiveUsage};
+use crate::sponsors::{engagements, records};
+use crate::state::AppState;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(invoice_by_token))
+        .routes(routes!(pay_invoice))
+        .routes(routes!(invoice_return))
+        .routes(routes!(report))
+        .routes(routes!(report_csv))
+}
+
+const INVOICE_NOT_FOUND: &str = "Invoice not found";
+const REPORT_NOT_FOUND: &str = "This report link is not valid, has expired or was revoked";
+
+/// The invoice a link's token names.
+async fn invoice_of_token(state: &AppState, token: &str) -> AppResult<invoices::Invoice> {
+    let id = invoices::verify_token(state.config.app_secret.expose(), token)
+        .ok_or_else(|| AppError::NotFound(INVOICE_NOT_FOUND.into()))?;
+    let mut conn = state.db.pool.acquire().await?;
+    invoices::get(&mut conn, &id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(INVOICE_NOT_FOUND.into()))
+}
+
+#[utoipa::path(get, path = "/api/invoices/by-token/{token}", tag = "sponsors", params(("token" = String, Path)),
+    responses((status = 200, body = InvoiceView), (status = 404, body = ErrorBody, description = "Invoice not found")))]
+pub async fn invoice_by_token(
+    State(state): State<AppState>,
+    AppPath(token): AppPath,
+) -> AppResult<Json<InvoiceView>> {
+    let invoice = invoice_of_token(&state, &token).await?;
+    let mut conn = state.db.pool.acquire().await?;
+    Ok(Json(
+        super::admin::invoice_view(&state, &mut conn, invoice).await?,
+    ))
+}
+
+/// Opens PayTabs' hosted page for the invoice's total; PayTabs' signed callback settles it.
+#[utoipa::path(post, path = "/api/invoices/by-token/{token}/pay", tag = "sponsors", params(("token" = String, Path)),
+    responses((status = 200, body = RedirectView), (status = 404, body = ErrorBody),
+              (status = 409, body = ErrorBody, description = "Already paid, void, or not sent yet"),
+              (status = 502, body = ErrorBody, description = "'Failed to initiate payment. Please try again.'")))]
+pub async fn pay_invoice(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppPath(token): AppPath,
+) -> AppResult<Json<RedirectView>> {
+    let invoice = invoice_of_token(&state, &token).await?;
+    let Some(paytabs) = &state.paytabs else {
+        return Err(AppError::BadGateway(
+            "Failed to initiate payment. Please try again.".into(),
+        ));
+    };
+    let site = state.site();
+    let ctx = state.context(&site);
+    let mut tx = state.db.pool.begin().await?;
+    let (cart_id, invoice) = match invoices::open_payment(&mut tx, &ctx, &invoice.id).await? {
+        Ok(opened) => opened,
+        Err(InvoiceRefused::NotFound) => return Err(AppError::NotFound(INVOICE_NOT_FOUND.into())),
+        Err(InvoiceRefused::Conflict(m)) => return Err(AppError::Conflict(m.into())),
+    };
+    let engagement = engagements::get(&mut tx, &invoice.engagement_id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(INVOICE_NOT_FOUND.into()))?;
+    let sponsor = records::get(&mut tx, &engagement.sponsor_id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(INVOICE_NOT_FOUND.into()))?;
+    tx.commit().await?;
+    let base = &state.config.public_base_url;
+    let description = format!(
+        "Invoice {} ({})",
+        invoices::display_number(invoice.number),
+        engagement.title
+    );
+    let request = PageRequest {
+        cart_id: &cart_id,
+        currency: &invoice.currency,
+        amount: invoice.total,
+        description: &description,
+        customer_name: &sponsor.contact_name,
+        customer_email: &sponsor.contact_email,
+        customer_phone: sponsor
+            .contact_phone
+            .as_deref()
+            .unwrap_or("+20 100 000 0000"),
+        customer_ip: &ip,
+        callback_url: &format!("{base}/api/payments/paytabs/callback"),
+        return_url: &format!("{base}/api/invoices/paytabs-return?token={token}"),
+        payment_methods: &[],
+        lang: sponsor.language.as_str(),
+    };
+    match paytabs.create_page(&request).await {
+        Ok((_tran_ref, redirect_url)) => Ok(Json(RedirectView::new(redirect_url))),
+        Err(e) => {
+            tracing::error!(invoice = %invoice.id, error = format!("{e:#}"), "PayTabs page for an invoice not created");
+            Err(AppError::BadGateway(e.to_string()))
+        }
+    }
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct TokenQuery {
+    token: Option<String>,
+}
+
+/// The browser back from PayTabs after paying an invoice: the signature is checked, PayTabs is
+/// asked for the result (the return alone proves nothing) and the same settlement as the
+/// callback applies; then the invoice's page.
+#[utoipa::path(post, path = "/api/invoices/paytabs-return", tag = "sponsors", params(TokenQuery),
+    request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "PayTabs' signed return fields"),
+    responses((status = 303, description = "To /invoice?token=…&paid=1 (or without paid=1 when it is not paid)")))]
+pub async fn invoice_return(
+    State(state): State<AppState>,
+    AppQuery(q): AppQuery<TokenQuery>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> AppResult<Redirect> {
+    let base = &state.config.public_base_url;
+    let token = q.token.unwrap_or_default();
+    let invoice = invoice_of_token(&state, &token).await?;
+    let page = |paid: bool| {
+        let encoded: String = token
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '.')
+            .collect();
+        Redirect::to(&format!(
+            "{base}/invoice?token={encoded}{}",
+            if paid { "&paid=1" } else { "" }
+        ))
+    };
+    let Some(paytabs) = &state.paytabs else {
+        return Ok(page(false));
+    };
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    if !paytabs::verify_return(paytabs.config.server_key.expose(), &fields)
+        || invoice.cart_id.as_deref() != Some(field("cartId").as_str())
+    {
+        tracing::warn!(invoice = %invoice.id, "invoice return with an invalid signature or another cart; nothing changed");
+        return Ok(page(invoice.status == "paid"));
+    }
+    if invoice.status == "paid" {
+        return Ok(page(true));
+    }
+    match paytabs.query(&field("tranRef")).await {
+        Ok((tx, _)) if Some(tx.cart_id.as_str()) == invoice.cart_id.as_deref() => {
+            let settled = invoices::apply_paytabs(&state, &PaymentResult::from(&tx)).await?;
+            Ok(page(matches!(
+                settled,
+                invoices::Settled::Paid | invoices::Settled::AlreadyPaid
+            )))
+        }
+        Ok(_) => Ok(page(false)),
+        Err(e) => {
+            tracing::warn!(invoice = %invoice.id, error = format!("{e:#}"), "PayTabs query failed; the callback will settle");
+            Ok(page(false))
+        }
+    }
+}
+
+/// The sponsor's usage report.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SponsorReport {
+    sponsor: String,
+    generated_at: String,
+    expires_at: String,
+    executives: Vec<ExecutiveUsage>,
+}
+
+async fn report_of(state: &AppState, token: &str) -> AppResult<SponsorReport> {
+    let now = chrono::Utc::now();
+    let mut conn = state.db.pool.acquire().await?;
+    let link = reports::live_link(&mut conn, state.config.app_secret.expose(), token, now)
+        .await?
+        .ok_or_else(|| AppError::NotFound(REPORT_NOT_FOUND.into()))?;
+    let sponsor = records::get(&mut conn, &link.sponsor_id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(REPORT_NOT_FOUND.into()))?;
+    let executives = reports::usage(&mut conn, &sponsor.id, now, state.site().time_zone).await?;
+    Ok(SponsorReport {
+        sponsor: sponsor.name,
+        generated_at: crate::domain::ts(now),
+        expires_at: link.expires_at,
+        executives,
+    })
+}
+
+#[utoipa::path(get, path = "/api/sponsor-reports/{token}", tag = "sponsors", params(("token" = String, Path)),
+    responses((status = 200, body = SponsorReport),
+              (status = 404, body = ErrorBody, description = "Not a valid link, expired, or revoked")))]
+pub async fn report(
+    State(state): State<AppState>,
+    AppPath(token): AppPath,
+) -> AppResult<Json<SponsorReport>> {
+    Ok(Json(report_of(&state, &token).await?))
+}
+
+#[utoipa::path(get, path = "/api/sponsor-reports/{token}/csv", tag = "sponsors", params(("token" = String, Path)),
+    responses((status = 200, content_type = "text/csv", body = String),
+              (status = 404, body = ErrorBody, description = "Not a valid link, expired, or revoked")))]
+pub async fn report_csv(
+    State(state): State<AppState>,
+    AppPath(token): AppPath,
+) -> AppResult<Response> {
+    let report = report_of(&state, &token).await?;
+    let body = reports::csv(&report.executives)?;
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"coaching-usage.csv\"",
+            ),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        Body::from(body),
+    )
+        .into_response())
+}
