@@ -31,6 +31,8 @@ pub const TEXT_ROUTES: &[&str] = &[
     "/admin/add-payment",
     "/admin/client",
     "/receipt",
+    "/invoice",
+    "/sponsor-report",
     "/payment/failed",
     "/newsletter/confirm",
     "/404.html",

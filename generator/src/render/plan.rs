@@ -600,6 +600,10 @@ impl Planner<'_> {
             ("/admin/add-payment", "AddPayment"),
             ("/admin/client", "AdminClient"),
             ("/receipt", "Receipt"),
+            // A sponsor's invoice and usage report (issue 23): opened from a link with a
+            // token, without an account; not indexed, like every page here but /auth.
+            ("/invoice", "Invoice"),
+            ("/sponsor-report", "SponsorReport"),
         ] {
             // The island's first API reads, started by the page script while React downloads
             // (islands/src/lib/early.ts), and for whom.

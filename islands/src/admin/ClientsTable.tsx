@@ -1,6 +1,7 @@
 // The clients table of Client Management: on a wide screen a row of eight columns per client,
 // on a phone a card of four short lines (name with email and phone, credits, sessions, joined)
-// with labels that fit their column.
+// with labels that fit their column. A client whose coaching a company pays for has a line
+// "Sponsored by …" under the name.
 import type { ClientRow } from "../api/types";
 import { shortDate } from "../lib/format";
 import { localPath, t } from "../lib/i18n";
@@ -16,7 +17,19 @@ function Credits({ c }: { c: ClientRow }) {
   );
 }
 
-const profileLink = (c: ClientRow) => <a href={localPath(`/admin/client?id=${encodeURIComponent(c.user_id)}`)}>{c.full_name}</a>;
+/** The companies that pay for some of the client's coaching (issue 23). */
+export const sponsorsOf = (c: ClientRow): string[] => c.sponsors ?? [];
+
+/** The client's name, linked to their page, and "Sponsored by Nile Pharma" under it. */
+function profileLink(c: ClientRow) {
+  const sponsors = sponsorsOf(c);
+  return (
+    <>
+      <a href={localPath(`/admin/client?id=${encodeURIComponent(c.user_id)}`)}>{c.full_name}</a>
+      {sponsors.length ? <span className="admin-table__sub">{t("admin.clients.sponsoredBy", { names: sponsors.join(", ") })}</span> : null}
+    </>
+  );
+}
 const joined = (): Column<ClientRow> => ({ header: t("admin.clients.col.joined"), className: "nowrap", cell: (c) => shortDate(c.created_at) });
 
 const wide = (): Column<ClientRow>[] => [

@@ -1,6 +1,6 @@
 // The admin guard shared by /admin and /admin/add-payment (spec §6), and the block shown when
 // the page's data did not load.
-import { useEffect, useState } from "react";
+import { Component, type ReactNode, useEffect, useState } from "react";
 import { toast } from "../lib/toast";
 import { t } from "../lib/i18n";
 import { type Session, currentSession, go, redirectFor } from "../lib/session";
@@ -47,4 +47,19 @@ export function LoadFailed({ text = loadError() }: { text?: string }) {
       </button>
     </div>
   );
+}
+
+/** A lazily loaded tab whose code could not be fetched (a dropped connection) says so, instead
+ *  of taking the whole dashboard down with it. */
+export class TabBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: unknown) {
+    console.error("admin tab", error);
+  }
+  override render() {
+    return this.state.failed ? <LoadFailed /> : this.props.children;
+  }
 }

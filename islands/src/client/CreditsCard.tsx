@@ -1,11 +1,22 @@
 // The dashboard's session credits: available, purchased and completed, the next credits to
-// expire and the last payment.
+// expire, the credits a company pays for (issue 23) and the last payment.
 import type { AccountView } from "../api/types";
 import { shortDate } from "../lib/format";
 import { t } from "../lib/i18n";
 import { rich } from "../lib/rich";
+import type { SponsoredCredits } from "../sponsors/types";
 
-export function CreditsCard({ account }: { account: AccountView }) {
+/** GET /api/dashboard `sponsored`: the engagements that gave the client credits. */
+export function sponsoredOf(view: { sponsored?: SponsoredCredits[] }): SponsoredCredits[] {
+  return view.sponsored ?? [];
+}
+
+/** "6 of your credits come from Nile Pharma (Leadership programme 2027); 5 left." */
+export function sponsoredText(s: SponsoredCredits): string {
+  return t("client.credits.sponsored", { credits: s.credits, sponsor: s.sponsor, engagement: s.engagement, remaining: s.remaining });
+}
+
+export function CreditsCard({ account, sponsored = [] }: { account: AccountView; sponsored?: SponsoredCredits[] }) {
   return (
     <section className="panel client-card" aria-labelledby="client-credits-title">
       <h2 className="panel__title" id="client-credits-title">
@@ -34,6 +45,11 @@ export function CreditsCard({ account }: { account: AccountView }) {
           })}
         </p>
       ) : null}
+      {sponsored.map((s) => (
+        <p className="client-credits__last client-credits__sponsored" key={`${s.sponsor}|${s.engagement}`}>
+          {sponsoredText(s)}
+        </p>
+      ))}
       {account.lastPaymentDate ? (
         <p className="client-credits__last">
           {rich("client.credits.lastPayment", { date: shortDate(account.lastPaymentDate), time: (c) => <time dateTime={account.lastPaymentDate ?? undefined}>{c}</time> })}

@@ -1,6 +1,6 @@
 // /admin: five stat cards and the Client Management, Booking Management, Sessions Management
-// and Add Payment tabs (spec §2), and Discount Codes (issue 22). Signed-out visitors go to
-// /auth, non-admins to /dashboard.
+// and Add Payment tabs (spec §2), Discount Codes (issue 22) and Sponsors (issue 23).
+// Signed-out visitors go to /auth, non-admins to /dashboard.
 import * as Tabs from "@radix-ui/react-tabs";
 import { Suspense, lazy, useEffect, useRef, useState } from "react";
 import { toast } from "../lib/toast";
@@ -11,20 +11,31 @@ import { PaymentsTab } from "../admin/PaymentsTab";
 import { SessionsTab } from "../admin/SessionsTab";
 import { StatCards } from "../admin/StatCards";
 import { type AdminStats, type ClientRow, type SchedulerInfo } from "../api/types";
-import { LoadFailed, loadError, useAdminSession } from "../admin/guard";
+import { LoadFailed, TabBoundary, loadError, useAdminSession } from "../admin/guard";
 import { preloadDialogs } from "../admin/lazy";
 import { GET } from "../lib/api";
-import { dir, t } from "../lib/i18n";
+import { dir, loadMessages, t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { Spinner } from "../lib/ui";
 
-const TABS = ["clients", "bookings", "sessions", "payments", "discounts"] as const;
+const TABS = ["clients", "bookings", "sessions", "payments", "discounts", "sponsors"] as const;
 type Tab = (typeof TABS)[number];
 
 // The Discount Codes tab (and zod with its form) loads when first shown, or hovered or focused.
 const loadDiscounts = () => import("../admin/DiscountsTab");
 const DiscountsTab = lazy(() => loadDiscounts().then((m) => ({ default: m.DiscountsTab })));
 const preloadDiscounts = () => void loadDiscounts().catch(() => undefined);
+// The Sponsors tab loads the same way, with its own messages (sponsors).
+let sponsorsPending: Promise<typeof import("../admin/SponsorsTab")> | null = null;
+const loadSponsors = () =>
+  (sponsorsPending ??= Promise.all([import("../admin/SponsorsTab"), loadMessages(["sponsors"])])
+    .then(([m]) => m)
+    .catch((e: unknown) => {
+      sponsorsPending = null;
+      throw e;
+    }));
+const SponsorsTab = lazy(() => loadSponsors().then((m) => ({ default: m.SponsorsTab })));
+const preloadSponsors = () => void loadSponsors().catch(() => undefined);
 
 function initialTab(): Tab {
   const h = window.location.hash.slice(1);
@@ -126,6 +137,9 @@ function AdminDashboard() {
           <Tabs.Trigger className="tabs__trigger" value="discounts" onPointerEnter={preloadDiscounts} onFocus={preloadDiscounts}>
             {t("admin.discounts.tab")}
           </Tabs.Trigger>
+          <Tabs.Trigger className="tabs__trigger" value="sponsors" onPointerEnter={preloadSponsors} onFocus={preloadSponsors}>
+            {t("admin.tabs.sponsors")}
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tabs__panel" value="clients">
           <ClientsTab refreshKey={refreshKey} onChanged={refresh} />
@@ -140,9 +154,18 @@ function AdminDashboard() {
           <PaymentsTab />
         </Tabs.Content>
         <Tabs.Content className="tabs__panel" value="discounts">
-          <Suspense fallback={<Spinner label={t("admin.discounts.loading")} />}>
-            <DiscountsTab />
-          </Suspense>
+          <TabBoundary>
+            <Suspense fallback={<Spinner label={t("admin.discounts.loading")} />}>
+              <DiscountsTab />
+            </Suspense>
+          </TabBoundary>
+        </Tabs.Content>
+        <Tabs.Content className="tabs__panel" value="sponsors">
+          <TabBoundary>
+            <Suspense fallback={<Spinner label={t("admin.tabs.sponsorsLoading")} />}>
+              <SponsorsTab clients={clients} />
+            </Suspense>
+          </TabBoundary>
         </Tabs.Content>
       </Tabs.Root>
     </div>

@@ -6,7 +6,7 @@
 // Signed-out visitors go to /auth, admins to /admin.
 import { useId, useState } from "react";
 import { toast } from "../lib/toast";
-import { CreditsCard } from "../client/CreditsCard";
+import { CreditsCard, sponsoredOf } from "../client/CreditsCard";
 import { EmailLanguage } from "../client/EmailLanguage";
 import { PaymentHistory } from "../client/PaymentHistory";
 import { PendingTransfers } from "../client/PendingTransfers";
@@ -64,7 +64,7 @@ function ClientDashboard() {
         {t("client.newTab")}
       </span>
       <div className="client-grid">
-        <CreditsCard account={data.account} />
+        <CreditsCard account={data.account} sponsored={sponsoredOf(data)} />
         <QuickActions schedulerName={data.schedulerName} schedulerUrl={data.schedulerUrl} newTabNote={newTabNote} />
         <PendingTransfers />
         <UpcomingSessions sessions={data.upcomingSessions} filter={filter} busy={filtering} onFilter={(f) => void changeFilter(f)}

@@ -38,7 +38,7 @@ async function inPageLanguage(message: string, fields: Record<string, string>) {
   }
 }
 
-type Method = "GET" | "POST" | "PUT";
+type Method = "GET" | "POST" | "PUT" | "PATCH";
 
 async function api<T>(path: string, method: Method = "GET", body?: unknown): Promise<T> {
   let res: Response;
@@ -65,7 +65,7 @@ async function api<T>(path: string, method: Method = "GET", body?: unknown): Pro
   return data as T;
 }
 
-type Verb = "get" | "post" | "put";
+type Verb = "get" | "post" | "put" | "patch";
 /** The API's paths that answer `verb`. */
 export type PathsWith<V extends Verb> = {
   [P in keyof paths]: paths[P] extends { [K in V]: object } ? P : never;
@@ -115,3 +115,12 @@ export function PUT<P extends PathsWith<"put">>(
 ): Promise<Answer<Op<P, "put">>> {
   return api(urlOf(path, call), "PUT", body);
 }
+
+export function PATCH<P extends PathsWith<"patch">>(
+  path: P,
+  body: RequestBody<Op<P, "patch">>,
+  ...[call]: CallArgs<Op<P, "patch">>
+): Promise<Answer<Op<P, "patch">>> {
+  return api(urlOf(path, call), "PATCH", body);
+}
+

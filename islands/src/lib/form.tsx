@@ -21,6 +21,7 @@ import {
   type FieldValues,
   FormProvider,
   type Resolver,
+  get,
   type UseFormReturn,
   useForm,
   useFormContext,
@@ -140,7 +141,8 @@ export function FormField<In extends FieldValues>(props: {
 }) {
   const { register, clearErrors, control } = useFormContext<In>();
   const { errors } = useFormState({ control, name: props.name });
-  const message = errors[props.name]?.message;
+  // A nested field ("members.0.credits") finds its message down the errors' tree.
+  const message = (get(errors, props.name) as { message?: unknown } | undefined)?.message;
   const error = typeof message === "string" && message !== "" ? message : undefined;
   const hintId = props.hintDescribes && props.hint ? `${props.id}-hint` : undefined;
   const describedBy = [error ? `${props.id}-error` : hintId, props.describedBy].filter(Boolean).join(" ") || undefined;

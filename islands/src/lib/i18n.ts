@@ -24,9 +24,12 @@ import type Booking from "../i18n/en/booking.json";
 import type Common from "../i18n/en/common.json";
 import type Dashboard from "../i18n/en/dashboard.json";
 import type Discounts from "../i18n/en/discounts.json";
+import type Invoice from "../i18n/en/invoice.json";
 import type Payment from "../i18n/en/payment.json";
 import type Purchase from "../i18n/en/purchase.json";
 import type Receipt from "../i18n/en/receipt.json";
+import type SponsorReport from "../i18n/en/sponsorReport.json";
+import type Sponsors from "../i18n/en/sponsors.json";
 
 import { type Lang, LANGUAGES, localeOf, pageLang, pathIn } from "./lang";
 
@@ -51,7 +54,10 @@ export type Namespace =
   | "addPayment"
   | "adminClient"
   | "adminClientDialogs"
-  | "discounts";
+  | "discounts"
+  | "sponsors"
+  | "invoice"
+  | "sponsorReport";
 export const NAMESPACES: readonly Namespace[] = [
   "common",
   "auth",
@@ -67,6 +73,9 @@ export const NAMESPACES: readonly Namespace[] = [
   "adminClient",
   "adminClientDialogs",
   "discounts",
+  "sponsors",
+  "invoice",
+  "sponsorReport",
 ];
 type Keys<T> = keyof T & string;
 export type MessageKey =
@@ -83,7 +92,10 @@ export type MessageKey =
   | Keys<typeof AddPayment>
   | Keys<typeof AdminClient>
   | Keys<typeof AdminClientDialogs>
-  | Keys<typeof Discounts>;
+  | Keys<typeof Discounts>
+  | Keys<typeof Sponsors>
+  | Keys<typeof Invoice>
+  | Keys<typeof SponsorReport>;
 
 /** A compiled message: plain text, or FormatJS's AST. */
 export type Compiled = string | MessageFormatElement[];

@@ -7,8 +7,7 @@ import { t } from "../../lib/i18n";
 import { DialogButton, RowActions } from "../parts";
 import { type Column, Table } from "../Table";
 import { ExtendLotDialog, preloadClientDialogs } from "./lazy";
-import { canExtend, lotSource, lotState } from "./views";
-
+import { canExtend, engagementOf, lotSource, lotState } from "./views";
 
 function LotStatus({ lot }: { lot: LotView }) {
   const state = lotState(lot);
@@ -23,7 +22,7 @@ function columns(onExtend: (lot: LotView) => void): Column<LotView>[] {
       header: t("adminClient.col.from"),
       cell: (lot) => (
         <div>
-          {lotSource(lot.source)}
+          {lotSource(lot.source, engagementOf(lot))}
           <span className="admin-table__sub">{shortDate(lot.createdAt)}</span>
         </div>
       ),

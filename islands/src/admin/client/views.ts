@@ -3,6 +3,10 @@
 import type { Money, Refundable } from "../../api/types";
 import { credits as creditCount, formatMoney } from "../../lib/format";
 import { t, tMaybe } from "../../lib/i18n";
+import type { LotEngagement } from "../../sponsors/types";
+import { dayIn, dayParts } from "../../lib/days";
+
+export { dayIn, dayParts };
 
 export interface ProfileForm {
   fullName: string;
@@ -44,9 +48,16 @@ export function signed(n: number): string {
 
 // ---------------------------------------------------------------- credits by lot
 
-/** Where a lot's credits came from, in the coach's words. */
-export function lotSource(source: string): string {
+/** Where a lot's credits came from, in the coach's words: "Online purchase", or for a
+ *  company's engagement "Engagement: Leadership programme 2027 (Nile Pharma)". */
+export function lotSource(source: string, engagement?: LotEngagement | null): string {
+  if (engagement) return t("adminClient.source.engagementOf", { title: engagement.title, sponsor: engagement.sponsor });
   return tMaybe(`adminClient.source.${source}`) ?? ledgerKind(source);
+}
+
+/** A lot's engagement (issue 23), or null. */
+export function engagementOf(lot: { engagement?: LotEngagement | null }): LotEngagement | null {
+  return lot.engagement ?? null;
 }
 
 /** A lot is live until its unused credits leave; only a live lot can be extended. */
@@ -56,17 +67,6 @@ export function lotState(lot: { expiredAt?: string | null; remaining: number }):
 }
 
 export const canExtend = (lot: { expiredAt?: string | null }) => !lot.expiredAt;
-
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** [year, month, day] of a real day, or null (2026-02-30 is no day). */
-export function dayParts(day: string): [number, number, number] | null {
-  const m = DAY.exec(day);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d ? [y, mo, d] : null;
-}
 
 const isoDay = (t: Date) => t.toISOString().slice(0, 10);
 
@@ -83,13 +83,6 @@ export function addMonths(day: string, months: number): string {
   if (!p) return day;
   const last = new Date(Date.UTC(p[0], p[1] - 1 + months + 1, 0)).getUTCDate();
   return isoDay(new Date(Date.UTC(p[0], p[1] - 1 + months, Math.min(p[2], last))));
-}
-
-/** Today (YYYY-MM-DD) in an IANA time zone: the coach's day, as the API counts expiry. */
-export function dayIn(zone: string, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")}`;
 }
 
 // ---------------------------------------------------------------- refunds
