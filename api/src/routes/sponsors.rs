@@ -133,7 +133,9 @@ pub struct TokenQuery {
 /// callback applies; then the invoice's page.
 #[utoipa::path(post, path = "/api/invoices/paytabs-return", tag = "sponsors", params(TokenQuery),
     request_body(content = String, content_type = "application/x-www-form-urlencoded", description = "PayTabs' signed return fields"),
-    responses((status = 303, description = "To /invoice?token=…&paid=1 (or without paid=1 when it is not paid)")))]
+    responses((status = 303, description = "To /invoice?token=…&paid=1 (or without paid=1 when it is not paid; to /invoice for a link that is not valid)"),
+              (status = 400, body = ErrorBody, description = "The body is not a form"),
+              (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not application/x-www-form-urlencoded")))]
 pub async fn invoice_return(
     State(state): State<AppState>,
     AppQuery(q): AppQuery<TokenQuery>,
@@ -141,7 +143,10 @@ pub async fn invoice_return(
 ) -> AppResult<Redirect> {
     let base = &state.config.public_base_url;
     let token = q.token.unwrap_or_default();
-    let invoice = invoice_of_token(&state, &token).await?;
+    // A browser coming back is always sent to a page; an invalid link's page says so.
+    let Ok(invoice) = invoice_of_token(&state, &token).await else {
+        return Ok(Redirect::to(&format!("{base}/invoice")));
+    };
     let page = |paid: bool| {
         let encoded: String = token
             .chars()

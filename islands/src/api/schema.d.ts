@@ -3530,7 +3530,6 @@ export interface operations {
                     "application/json": components["schemas"]["EngagementList"];
                 };
             };
-            /** @description The query string is malformed (bad escape, repeated parameter) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3555,7 +3554,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A query parameter is invalid (named in `fields`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3587,7 +3585,7 @@ export interface operations {
                     "application/json": components["schemas"]["EngagementView"];
                 };
             };
-            /** @description The body is not JSON of the expected shape */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3630,7 +3628,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3639,7 +3636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description Not JSON */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3736,7 +3733,7 @@ export interface operations {
                     "application/json": components["schemas"]["EngagementView"];
                 };
             };
-            /** @description The body is not JSON of the expected shape */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3769,7 +3766,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3778,7 +3774,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description Not JSON */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3821,7 +3817,7 @@ export interface operations {
                     "application/json": components["schemas"]["EngagementView"];
                 };
             };
-            /** @description The body is not JSON of the expected shape */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3854,7 +3850,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -3863,7 +3858,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description Not JSON */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4029,7 +4024,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvoiceView"];
                 };
             };
-            /** @description The body is not JSON of the expected shape */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4071,7 +4066,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4080,7 +4074,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description Not JSON */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4711,7 +4705,7 @@ export interface operations {
                     "application/json": components["schemas"]["SponsorView"];
                 };
             };
-            /** @description The body is not JSON of the expected shape */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4736,7 +4730,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4745,7 +4738,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description Not JSON */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4788,7 +4781,7 @@ export interface operations {
                     "application/json": components["schemas"]["SponsorView"];
                 };
             };
-            /** @description The body is not JSON of the expected shape */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4821,7 +4814,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -4830,7 +4822,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description Not JSON */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4947,6 +4939,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Not a sponsor's id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The path holds characters no id has */
             422: {
                 headers: {
@@ -4981,7 +4982,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedReportLink"];
                 };
             };
-            /** @description The body is not JSON of the expected shape */
+            /** @description The body is not JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5014,7 +5015,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is too large */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5023,7 +5023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The body is not JSON */
+            /** @description Not JSON */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -6580,14 +6580,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description To /invoice?token=…&paid=1 (or without paid=1 when it is not paid) */
+            /** @description To /invoice?token=…&paid=1 (or without paid=1 when it is not paid; to /invoice for a link that is not valid) */
             303: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description The query string is malformed (bad escape, repeated parameter) */
+            /** @description The body is not a form */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6598,6 +6598,23 @@ export interface operations {
             };
             /** @description Refused: not from the site's own origin (or not allowed for this user) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not application/x-www-form-urlencoded */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,7 +5,7 @@
 // a few seconds until the payment is recorded, and thanks them.
 import { useEffect, useState } from "react";
 import { ApiError } from "../lib/api";
-import { formatMoney, shortDate } from "../lib/format";
+import { formatMoney, ltr, shortDate } from "../lib/format";
 import { type MessageKey, t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { toast } from "../lib/toast";
@@ -55,7 +55,6 @@ function useInvoice(token: string, backFromPaying: boolean) {
 
 /** Left to right inside any paragraph (a tax number, a phone number, an email): on an Arabic
  *  page "987-654-321" would otherwise read "321-654-987". */
-const ltr = (s: string) => `\u2066${s}\u2069`;
 
 function Party({ title, lines }: { title: string; lines: [string | null | undefined, "ltr"?][] }) {
   return (

@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import type { ReceiptView } from "../api/types";
 import { ApiError, GET } from "../lib/api";
-import { formatMoney, sessions, shortDate } from "../lib/format";
+import { formatMoney, ltr, sessions, shortDate } from "../lib/format";
 import { localPath, t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { methodLabel } from "../lib/payment-methods";
@@ -58,7 +58,7 @@ function Receipt() {
         <div>
           <p className="receipt__business">{receipt.business.name}</p>
           <p className="receipt__address">{receipt.business.address}</p>
-          {receipt.business.taxId ? <p className="receipt__tax">{t("client.receipt.taxId", { id: receipt.business.taxId })}</p> : null}
+          {receipt.business.taxId ? <p className="receipt__tax">{t("client.receipt.taxId", { id: ltr(receipt.business.taxId) })}</p> : null}
         </div>
         <h2 className="receipt__title" id="receipt-title">
           {t("client.receipt.title", { number: receipt.receiptNumber })}

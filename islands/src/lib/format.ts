@@ -177,3 +177,7 @@ export function sessions(n: number): string {
 export function credits(n: number): string {
   return t("common.count.credits", { count: n });
 }
+
+/** Text that reads left to right whatever the page's direction (a tax number "512-384-976",
+ *  a reference): isolated with LRI … PDI, so an Arabic line does not reverse its groups. */
+export const ltr = (s: string) => `\u2066${s}\u2069`;

@@ -445,7 +445,8 @@ pub async fn list_sponsors(
 
 #[utoipa::path(post, path = "/api/admin/sponsors", tag = "admin", request_body = SponsorForm,
     responses((status = 201, body = SponsorView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 422, body = ErrorBody, description = "Each wrong field named")))]
+              (status = 422, body = ErrorBody, description = "Each wrong field named"),
+              (status = 400, body = ErrorBody, description = "The body is not JSON"), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not JSON")))]
 pub async fn create_sponsor(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -460,7 +461,8 @@ pub async fn create_sponsor(
 
 #[utoipa::path(patch, path = "/api/admin/sponsors/{id}", tag = "admin", params(("id" = String, Path)), request_body = SponsorForm,
     responses((status = 200, body = SponsorView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
+              (status = 400, body = ErrorBody, description = "The body is not JSON"), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not JSON")))]
 pub async fn edit_sponsor(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -508,7 +510,8 @@ pub struct EngagementFilter {
 }
 
 #[utoipa::path(get, path = "/api/admin/engagements", tag = "admin", params(EngagementFilter),
-    responses((status = 200, body = EngagementList), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = EngagementList), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn list_engagements(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -674,7 +677,8 @@ impl CreateEngagement {
     responses((status = 201, body = EngagementView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 404, body = ErrorBody, description = "No such sponsor"),
               (status = 409, body = ErrorBody, description = "This sponsor is archived"),
-              (status = 422, body = ErrorBody, description = "Each wrong field named; members' credits over the engagement's")))]
+              (status = 422, body = ErrorBody, description = "Each wrong field named; members' credits over the engagement's"),
+              (status = 400, body = ErrorBody, description = "The body is not JSON"), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not JSON")))]
 pub async fn create_engagement(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -731,7 +735,8 @@ pub struct Allocate {
 
 #[utoipa::path(post, path = "/api/admin/engagements/{id}/allocate", tag = "admin", params(("id" = String, Path)), request_body = Allocate,
     responses((status = 200, body = EngagementView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody, description = "More than the pool holds")))]
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody, description = "More than the pool holds"),
+              (status = 400, body = ErrorBody, description = "The body is not JSON"), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not JSON")))]
 pub async fn allocate(
     State(state): State<AppState>,
     _admin: AdminUser,
@@ -777,7 +782,8 @@ pub struct MoveCredits {
 #[utoipa::path(post, path = "/api/admin/engagements/{id}/move", tag = "admin", params(("id" = String, Path)), request_body = MoveCredits,
     responses((status = 200, body = EngagementView), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
               (status = 404, body = ErrorBody),
-              (status = 422, body = ErrorBody, description = "No reason, a client outside the engagement, or more than the giver's unused credits")))]
+              (status = 422, body = ErrorBody, description = "No reason, a client outside the engagement, or more than the giver's unused credits"),
+              (status = 400, body = ErrorBody, description = "The body is not JSON"), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not JSON")))]
 pub async fn move_credits(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -878,7 +884,8 @@ pub struct MarkPaid {
 #[utoipa::path(post, path = "/api/admin/invoices/{id}/mark-paid", tag = "admin", params(("id" = String, Path)), request_body = MarkPaid,
     responses((status = 200, body = InvoiceView, description = "Paid by bank transfer: the credits reach the executives"),
               (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
-              (status = 409, body = ErrorBody, description = "Already paid, or void"), (status = 422, body = ErrorBody)))]
+              (status = 409, body = ErrorBody, description = "Already paid, or void"), (status = 422, body = ErrorBody),
+              (status = 400, body = ErrorBody, description = "The body is not JSON"), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not JSON")))]
 pub async fn mark_invoice_paid(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -909,7 +916,8 @@ pub struct NewReportLink {
 
 #[utoipa::path(post, path = "/api/admin/sponsors/{id}/report-links", tag = "admin", params(("id" = String, Path)), request_body = NewReportLink,
     responses((status = 201, body = CreatedReportLink), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+              (status = 404, body = ErrorBody), (status = 422, body = ErrorBody),
+              (status = 400, body = ErrorBody, description = "The body is not JSON"), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody, description = "Not JSON")))]
 pub async fn create_report_link(
     State(state): State<AppState>,
     AdminUser(admin): AdminUser,
@@ -935,7 +943,8 @@ pub async fn create_report_link(
 }
 
 #[utoipa::path(get, path = "/api/admin/sponsors/{id}/report-links", tag = "admin", params(("id" = String, Path)),
-    responses((status = 200, body = ReportLinks), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, body = ReportLinks), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody, description = "Not a sponsor's id")))]
 pub async fn report_links(
     State(state): State<AppState>,
     _admin: AdminUser,
