@@ -4,8 +4,10 @@
 //! carts), serves a hosted payment page with Approve / Decline / Cancel, then sends the signed
 //! callback and the signed browser return exactly as PayTabs does. Follow-up refunds
 //! (`tran_type: refund` on an approved sale's `tran_ref`) are answered at once and then
-//! notified with a signed callback, as PayTabs does. The production client reaches it only
-//! through PAYTABS_BASE_URL, so the real code path runs.
+//! notified with a signed callback, as PayTabs does. Invoices (`/payment/new/invoice`) are kept
+//! under an `invoice_link` whose page takes a payment like the hosted page until one is approved
+//! or the invoice is cancelled (`/payment/invoice/cancel`; `/payment/invoice/{id}/status`).
+//! The production client reaches it only through PAYTABS_BASE_URL, so the real code path runs.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -112,9 +114,17 @@ fn payment_info(method: &str, card: &str) -> Value {
     }
 }
 
+/// An invoice PayTabs keeps: its sale request (with `invoice`), and whether it was paid or
+/// cancelled.
+struct KeptInvoice {
+    request: Value,
+    status: &'static str,
+}
+
 pub struct StandIn {
     config: PayTabsConfig,
     transactions: Mutex<HashMap<String, Pending>>,
+    invoices: Mutex<Vec<KeptInvoice>>,
     http: reqwest::Client,
     /// Milliseconds to wait before sending the callback (tests race it with the return).
     pub callback_delay_ms: std::sync::atomic::AtomicU64,
@@ -144,6 +154,7 @@ impl StandIn {
         Arc::new(StandIn {
             config,
             transactions: Mutex::new(HashMap::new()),
+            invoices: Mutex::new(Vec::new()),
             http: reqwest::Client::builder()
                 .timeout(Duration::from_secs(10))
                 .build()
@@ -163,6 +174,19 @@ pub fn router(standin: Arc<StandIn>) -> Router {
         .route(
             "/paytabs-standin/payment/page/{tran_ref}",
             get(page).post(decide),
+        )
+        .route("/paytabs-standin/payment/new/invoice", post(new_invoice))
+        .route(
+            "/paytabs-standin/payment/invoice/cancel",
+            post(cancel_invoice),
+        )
+        .route(
+            "/paytabs-standin/payment/invoice/{id}/status",
+            get(invoice_status),
+        )
+        .route(
+            "/paytabs-standin/payment/invoice/{id}/link",
+            get(invoice_page).post(invoice_decide),
         )
         .with_state(standin)
 }
@@ -212,10 +236,7 @@ async fn request(
     }) {
         return refuse(StatusCode::CONFLICT, 4, "Duplicate Request");
     }
-    let tran_ref = format!(
-        "TST{:013}",
-        rand::thread_rng().gen_range(0..10_000_000_000_000u64)
-    );
+    let tran_ref = new_tran_ref();
     let redirect_url = format!(
         "{}/payment/page/{tran_ref}",
         s.config.base_url.trim_end_matches('/')
@@ -238,6 +259,21 @@ async fn request(
         "merchantId": 1, "trace": "STANDIN.0002"
     }))
     .into_response()
+}
+
+/// An amount PayTabs was sent, as a number or a string, in minor units.
+fn minor(v: &Value) -> Option<i64> {
+    match v {
+        Value::String(t) => parse_amount(t),
+        other => parse_amount(&other.to_string()),
+    }
+}
+
+fn new_tran_ref() -> String {
+    format!(
+        "TST{:013}",
+        rand::thread_rng().gen_range(0..10_000_000_000_000u64)
+    )
 }
 
 /// What PayTabs refuses in a sale request, as its code and message: a cart id, currency,
@@ -288,13 +324,7 @@ fn refund(s: &Arc<StandIn>, body: &Value) -> Response {
     if body["cart_currency"] != sale.request["cart_currency"] {
         return refuse(StatusCode::BAD_REQUEST, 206, "Invalid currency code");
     }
-    let to_minor = |v: &Value| -> i64 {
-        let text = match v {
-            Value::String(t) => t.clone(),
-            other => other.to_string(),
-        };
-        parse_amount(&text).unwrap_or(0)
-    };
+    let to_minor = |v: &Value| minor(v).unwrap_or(0);
     let amount = to_minor(&body["cart_amount"]);
     let mut refunds = s.refunds.lock().unwrap();
     if refunds.iter().any(|r| r["cart_id"] == cart_id) {
@@ -321,10 +351,7 @@ fn refund(s: &Arc<StandIn>, body: &Value) -> Response {
         ("A", "G54321", "Authorised")
     };
     let total = format!("{}.{:02}", amount / 100, amount % 100);
-    let tran_ref = format!(
-        "TST{:013}",
-        rand::thread_rng().gen_range(0..10_000_000_000_000u64)
-    );
+    let tran_ref = new_tran_ref();
     let transaction = json!({
         "tran_ref": tran_ref, "previous_tran_ref": sale_ref, "merchant_id": 1, "profile_id": s.config.profile_id,
         "cart_id": cart_id, "cart_description": body["cart_description"],
@@ -386,6 +413,7 @@ fn transaction_json(s: &StandIn, p: &Pending) -> Value {
             Some((method, card)) => payment_info(method, card),
             None => payment_info("creditcard", ""),
         },
+        "invoice_id": r.get("invoice_id"),
         "ipn_trace": "STANDIN.IPN"
     })
 }
@@ -436,19 +464,40 @@ async fn query(
 
 async fn page(State(s): State<Arc<StandIn>>, Path(tran_ref): Path<String>) -> Response {
     let Some(p) = s.transactions.lock().unwrap().get(&tran_ref).cloned() else {
-        return (
-            StatusCode::NOT_FOUND,
-            Html("<h1>Payment page not found</h1>".to_string()),
-        )
-            .into_response();
+        return not_found("Payment page not found");
     };
-    let r = &p.request;
-    Html(format!(
+    Html(page_html(&p.request)).into_response()
+}
+
+fn not_found(text: &str) -> Response {
+    (StatusCode::NOT_FOUND, Html(format!("<h1>{text}</h1>"))).into_response()
+}
+
+/// The page where the customer pays a sale: its description, an invoice's lines, the methods
+/// on offer and Approve / Decline / Cancel, posting back to the same address.
+fn page_html(r: &Value) -> String {
+    let lines: String = r["invoice"]["line_items"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|l| {
+                    format!(
+                        "<li>{} &times; {}: {} EGP</li>",
+                        escape(l["description"].as_str().unwrap_or("")),
+                        l["quantity"],
+                        escape(&l["total"].to_string())
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><link rel=\"icon\" href=\"data:,\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>PayTabs stand-in: pay {amount} EGP</title></head>\
 <body style=\"font-family:system-ui,sans-serif;background:#eef1f6;margin:0\"><main data-paypage-lang=\"{page_lang}\" style=\"max-width:28rem;margin:3rem auto;background:#fff;padding:2rem;border-radius:12px\">\
 <p style=\"color:#b45309;font-size:.85rem\">Local PayTabs stand-in: no real payment is made.</p>\
-<h1 style=\"font-size:1.3rem\">{description}</h1><p>Amount: <strong>{amount} EGP</strong></p>\
+<h1 style=\"font-size:1.3rem\">{description}</h1>{lines}<p>Amount: <strong>{amount} EGP</strong></p>\
 <form method=\"post\"><fieldset><legend>Pay with</legend>{methods}</fieldset>\
 <p><label>Card number <input name=\"card\" value=\"4111 1111 1111 1111\" autocomplete=\"off\" style=\"width:100%\"></label></p>\
 <p><label>Expiry <input name=\"expiry\" value=\"12/30\" size=\"6\"></label> <label>CVV <input name=\"cvv\" value=\"123\" size=\"4\"></label></p>\
@@ -457,6 +506,7 @@ async fn page(State(s): State<Arc<StandIn>>, Path(tran_ref): Path<String>) -> Re
 <button name=\"action\" value=\"cancel\" data-action=\"cancel\">Cancel</button></p></form></main></body></html>",
         amount = format!("{:.2}", r["cart_amount"].as_f64().unwrap_or(0.0)),
         description = escape(r["cart_description"].as_str().unwrap_or("")),
+        lines = if lines.is_empty() { String::new() } else { format!("<ul data-invoice-lines>{lines}</ul>") },
         page_lang = escape(r["paypage_lang"].as_str().unwrap_or("en")),
         methods = offered(r)
             .iter()
@@ -467,8 +517,7 @@ async fn page(State(s): State<Arc<StandIn>>, Path(tran_ref): Path<String>) -> Re
                 format!("<label style=\"display:block\"><input type=\"radio\" name=\"method\" value=\"{code}\"{checked}> {name}</label>")
             })
             .collect::<String>()
-    ))
-    .into_response()
+    )
 }
 
 #[derive(Deserialize)]
@@ -517,12 +566,18 @@ async fn decide(
     Path(tran_ref): Path<String>,
     Form(d): Form<Decision>,
 ) -> Response {
+    decide_on(&s, &tran_ref, &d)
+}
+
+/// The customer's choice on a transaction's page: recorded once, then PayTabs' signed callback
+/// and the browser's signed return.
+fn decide_on(s: &StandIn, tran_ref: &str, d: &Decision) -> Response {
     let letter = match d.action.as_str() {
         "approve" => "A",
         "decline" => "D",
         _ => "C",
     };
-    let pending = match record_decision(&s, &tran_ref, letter, &d) {
+    let pending = match record_decision(s, tran_ref, letter, d) {
         Ok(p) => p,
         Err((status, text)) => return (status, Html(format!("<h1>{text}</h1>"))).into_response(),
     };
@@ -530,7 +585,7 @@ async fn decide(
         .as_str()
         .unwrap_or_default()
         .to_string();
-    send_callback(&s, callback, &transaction_json(&s, &pending));
+    send_callback(s, callback, &transaction_json(s, &pending));
     // The browser: an auto-posting form to the return URL, signed like PayTabs signs it.
     let r = &pending.request;
     let (code, message) = match pending.result {
@@ -577,4 +632,195 @@ async fn decide(
         escape(r["return"].as_str().unwrap_or_default())
     ))
     .into_response()
+}
+
+/// `/payment/new/invoice`: a sale request with `invoice.line_items` whose totals make the cart
+/// amount; PayTabs keeps it and answers its id and link.
+async fn new_invoice(
+    State(s): State<Arc<StandIn>>,
+    headers: HeaderMap,
+    Json(body): Json<Value>,
+) -> Response {
+    if !authorised(&s, &headers) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            1,
+            "Authentication failed. Check authentication header.",
+        );
+    }
+    if body["profile_id"].as_i64() != Some(s.config.profile_id) {
+        return refuse(StatusCode::BAD_REQUEST, 2, "Profile ID is invalid");
+    }
+    if let Some((code, message)) = invalid_sale(&body) {
+        return refuse(StatusCode::BAD_REQUEST, code, &message);
+    }
+    let lines = body["invoice"]["line_items"].as_array();
+    let lines_total: Option<i64> = lines.and_then(|l| l.iter().map(|l| minor(&l["total"])).sum());
+    if lines.is_none_or(Vec::is_empty) || lines_total != minor(&body["cart_amount"]) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            230,
+            "Invoice line items do not add up to the cart amount",
+        );
+    }
+    let mut invoices = s.invoices.lock().unwrap();
+    if invoices
+        .iter()
+        .any(|i| i.request["cart_id"] == body["cart_id"])
+    {
+        return refuse(StatusCode::CONFLICT, 4, "Duplicate Request");
+    }
+    let id = 900_000 + invoices.len() as i64;
+    let mut request = body;
+    request["invoice_id"] = json!(id);
+    invoices.push(KeptInvoice {
+        request,
+        status: "unpaid",
+    });
+    let link = format!(
+        "{}/payment/invoice/{id}/link",
+        s.config.base_url.trim_end_matches('/')
+    );
+    Json(json!({"invoice_id": id, "invoice_link": link, "trace": "STANDIN.0003"})).into_response()
+}
+
+/// The kept invoice `id`, if any.
+fn kept(s: &StandIn, id: i64) -> Option<(Value, &'static str)> {
+    let invoices = s.invoices.lock().unwrap();
+    usize::try_from(id - 900_000)
+        .ok()
+        .and_then(|i| invoices.get(i))
+        .map(|i| (i.request.clone(), i.status))
+}
+
+fn set_invoice_status(s: &StandIn, id: i64, status: &'static str) {
+    let mut invoices = s.invoices.lock().unwrap();
+    if let Some(kept) = usize::try_from(id - 900_000)
+        .ok()
+        .and_then(|i| invoices.get_mut(i))
+    {
+        kept.status = status;
+    }
+}
+
+async fn invoice_page(State(s): State<Arc<StandIn>>, Path(id): Path<i64>) -> Response {
+    match kept(&s, id) {
+        None => not_found("Invoice not found"),
+        Some((_, "cancelled")) => (
+            StatusCode::GONE,
+            Html("<h1>This invoice was cancelled</h1>".to_string()),
+        )
+            .into_response(),
+        Some((_, "paid")) => Html("<h1>This invoice is paid</h1>".to_string()).into_response(),
+        Some((request, _)) => Html(page_html(&request)).into_response(),
+    }
+}
+
+/// A payment on an invoice's page: a transaction of its own (a declined try leaves the invoice
+/// open for another), decided like the hosted page's; approved, the invoice is paid.
+async fn invoice_decide(
+    State(s): State<Arc<StandIn>>,
+    Path(id): Path<i64>,
+    Form(d): Form<Decision>,
+) -> Response {
+    let request = match kept(&s, id) {
+        None => return not_found("Invoice not found"),
+        Some((_, "cancelled")) => {
+            return (
+                StatusCode::GONE,
+                Html("<h1>This invoice was cancelled</h1>".to_string()),
+            )
+                .into_response();
+        }
+        Some((_, "paid")) => {
+            return (
+                StatusCode::CONFLICT,
+                Html("<h1>This invoice is paid</h1>".to_string()),
+            )
+                .into_response();
+        }
+        Some((request, _)) => request,
+    };
+    let tran_ref = new_tran_ref();
+    s.transactions.lock().unwrap().insert(
+        tran_ref.clone(),
+        Pending {
+            request,
+            created: Instant::now(),
+            result: None,
+            tran_ref: tran_ref.clone(),
+            paid_with: None,
+        },
+    );
+    let answer = decide_on(&s, &tran_ref, &d);
+    let approved = s
+        .transactions
+        .lock()
+        .unwrap()
+        .get(&tran_ref)
+        .is_some_and(|p| p.result == Some("A"));
+    if approved {
+        set_invoice_status(&s, id, "paid");
+    }
+    answer
+}
+
+#[derive(Deserialize)]
+struct CancelBody {
+    profile_id: Option<i64>,
+    invoice_id: Option<i64>,
+}
+
+/// `/payment/invoice/cancel`: an unpaid invoice stops taking payments.
+async fn cancel_invoice(
+    State(s): State<Arc<StandIn>>,
+    headers: HeaderMap,
+    Json(body): Json<CancelBody>,
+) -> Response {
+    if !authorised(&s, &headers) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            1,
+            "Authentication failed. Check authentication header.",
+        );
+    }
+    if body.profile_id != Some(s.config.profile_id) {
+        return refuse(StatusCode::BAD_REQUEST, 2, "Profile ID is invalid");
+    }
+    let id = body.invoice_id.unwrap_or(0);
+    match kept(&s, id) {
+        None => refuse(StatusCode::BAD_REQUEST, 404, "Invoice not found"),
+        Some((_, "paid")) => refuse(
+            StatusCode::BAD_REQUEST,
+            231,
+            "A paid invoice cannot be cancelled",
+        ),
+        Some(_) => {
+            set_invoice_status(&s, id, "cancelled");
+            Json(json!({"invoice_id": id, "invoice_status": "cancelled"})).into_response()
+        }
+    }
+}
+
+/// `/payment/invoice/{id}/status`.
+async fn invoice_status(
+    State(s): State<Arc<StandIn>>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Response {
+    if !authorised(&s, &headers) {
+        return refuse(
+            StatusCode::UNAUTHORIZED,
+            1,
+            "Authentication failed. Check authentication header.",
+        );
+    }
+    match kept(&s, id) {
+        None => refuse(StatusCode::BAD_REQUEST, 404, "Invoice not found"),
+        Some((request, status)) => Json(json!({
+            "invoice_id": id, "invoice_status": status, "cart_id": request["cart_id"],
+            "cart_amount": request["cart_amount"], "cart_currency": request["cart_currency"]
+        }))
+        .into_response(),
+    }
 }

@@ -39,6 +39,42 @@ pub struct PageRequest<'a> {
     pub lang: &'a str,
 }
 
+/// An invoice for PayTabs' Invoices API (`/payment/new/invoice`): a sale that PayTabs keeps
+/// under an `invoice_link` the payer opens when they choose. Its callback and return are those
+/// of a hosted page, naming our `cart_id`.
+pub struct InvoiceRequest<'a> {
+    pub page: PageRequest<'a>,
+    pub lines: &'a [InvoiceLine<'a>],
+}
+
+/// One line of an invoice, in minor units; `total` is `net_total` plus `tax_total`.
+pub struct InvoiceLine<'a> {
+    pub sku: &'a str,
+    pub description: &'a str,
+    pub unit_cost: i64,
+    pub quantity: i64,
+    /// Percent, as PayTabs takes it (14 for 14 %).
+    pub tax_rate: f64,
+    pub tax_total: i64,
+}
+
+impl InvoiceLine<'_> {
+    fn net_total(&self) -> i64 {
+        self.unit_cost * self.quantity
+    }
+
+    fn total(&self) -> i64 {
+        self.net_total() + self.tax_total
+    }
+}
+
+/// The invoice PayTabs made: its id (to cancel it) and the link the payer opens.
+#[derive(Debug, Clone)]
+pub struct CreatedInvoice {
+    pub invoice_id: i64,
+    pub invoice_link: String,
+}
+
 /// A follow-up `refund` of an approved sale (docs/integrations.md §1.3: `tran_type` refund with the
 /// sale's `tran_ref`).
 pub struct RefundRequest<'a> {
@@ -163,6 +199,11 @@ pub fn format_amount(minor: i64) -> String {
     format!("{}.{:02}", minor / 100, minor % 100)
 }
 
+/// An amount as the JSON number PayTabs takes (`4500.5`).
+fn amount_number(minor: i64) -> Option<serde_json::Number> {
+    format_amount(minor).parse().ok()
+}
+
 impl PayTabs {
     pub fn new(config: PayTabsConfig) -> PayTabs {
         let http = reqwest::Client::builder()
@@ -193,26 +234,7 @@ impl PayTabs {
 
     /// `/payment/request`: returns `(tran_ref, redirect_url)`.
     pub async fn create_page(&self, r: &PageRequest<'_>) -> Result<(String, String), CreateError> {
-        let mut body = serde_json::json!({
-            "profile_id": self.config.profile_id,
-            "tran_type": "sale",
-            "tran_class": "ecom",
-            "cart_id": r.cart_id,
-            "cart_currency": r.currency,
-            "cart_amount": format_amount(r.amount).parse::<serde_json::Number>().ok(),
-            "cart_description": r.description,
-            "paypage_lang": r.lang,
-            "customer_details": {
-                "name": r.customer_name, "email": r.customer_email, "phone": r.customer_phone,
-                "street1": "N/A", "city": "Cairo", "state": "C", "country": "EG", "zip": "", "ip": r.customer_ip
-            },
-            "hide_shipping": true,
-            "callback": r.callback_url,
-            "return": r.return_url,
-        });
-        if !r.payment_methods.is_empty() {
-            body["payment_methods"] = serde_json::json!(r.payment_methods);
-        }
+        let body = self.sale_body(r);
         let (status, answer) = self
             .post("/payment/request", &body)
             .await
@@ -231,6 +253,95 @@ impl PayTabs {
         }
     }
 
+    /// The body of a sale: `/payment/request`'s, and the base of an invoice's.
+    fn sale_body(&self, r: &PageRequest<'_>) -> Value {
+        let mut body = serde_json::json!({
+            "profile_id": self.config.profile_id,
+            "tran_type": "sale",
+            "tran_class": "ecom",
+            "cart_id": r.cart_id,
+            "cart_currency": r.currency,
+            "cart_amount": amount_number(r.amount),
+            "cart_description": r.description,
+            "paypage_lang": r.lang,
+            "customer_details": {
+                "name": r.customer_name, "email": r.customer_email, "phone": r.customer_phone,
+                "street1": "N/A", "city": "Cairo", "state": "C", "country": "EG", "zip": "", "ip": r.customer_ip
+            },
+            "hide_shipping": true,
+            "callback": r.callback_url,
+            "return": r.return_url,
+        });
+        if !r.payment_methods.is_empty() {
+            body["payment_methods"] = serde_json::json!(r.payment_methods);
+        }
+        body
+    }
+
+    /// `/payment/new/invoice`: PayTabs keeps the invoice and answers its id and link.
+    pub async fn create_invoice(
+        &self,
+        r: &InvoiceRequest<'_>,
+    ) -> Result<CreatedInvoice, CreateError> {
+        let mut body = self.sale_body(&r.page);
+        let lines: Vec<Value> = r
+            .lines
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "sku": l.sku, "description": l.description, "url": "",
+                    "unit_cost": amount_number(l.unit_cost), "quantity": l.quantity,
+                    "net_total": amount_number(l.net_total()), "discount_rate": 0, "discount_amount": 0,
+                    "tax_rate": l.tax_rate, "tax_total": amount_number(l.tax_total),
+                    "total": amount_number(l.total()),
+                })
+            })
+            .collect();
+        body["invoice"] = serde_json::json!({
+            "shipping_charges": 0, "extra_charges": 0, "extra_discount": 0,
+            "total": amount_number(r.page.amount), "line_items": lines,
+        });
+        let (status, answer) = self
+            .post("/payment/new/invoice", &body)
+            .await
+            .map_err(CreateError::Failed)?;
+        if !status.is_success() {
+            return Err(CreateError::Failed(anyhow::anyhow!(
+                "PayTabs refused the invoice: HTTP {status}, code {}, {}",
+                answer["code"],
+                answer["message"].as_str().unwrap_or("no message")
+            )));
+        }
+        let invoice_id = answer["invoice_id"]
+            .as_i64()
+            .or_else(|| answer["invoice_id"].as_str().and_then(|t| t.parse().ok()));
+        match (
+            invoice_id,
+            answer["invoice_link"]
+                .as_str()
+                .filter(|u| u.starts_with("http")),
+        ) {
+            (Some(invoice_id), Some(link)) => Ok(CreatedInvoice {
+                invoice_id,
+                invoice_link: link.to_string(),
+            }),
+            _ => Err(CreateError::NoRedirect),
+        }
+    }
+
+    /// `/payment/invoice/cancel`: the invoice's link stops taking payments.
+    pub async fn cancel_invoice(&self, invoice_id: i64) -> anyhow::Result<()> {
+        let body =
+            serde_json::json!({"profile_id": self.config.profile_id, "invoice_id": invoice_id});
+        let (status, answer) = self.post("/payment/invoice/cancel", &body).await?;
+        anyhow::ensure!(
+            status.is_success(),
+            "PayTabs did not cancel invoice {invoice_id}: HTTP {status}, {}",
+            answer["message"].as_str().unwrap_or("no message")
+        );
+        Ok(())
+    }
+
     /// `/payment/request` with `tran_type: refund` on the sale's `tran_ref`; PayTabs answers
     /// with the refund transaction and its result at once.
     pub async fn refund(&self, r: &RefundRequest<'_>) -> anyhow::Result<RefundAnswer> {
@@ -240,7 +351,7 @@ impl PayTabs {
             "tran_class": "ecom",
             "cart_id": r.cart_id,
             "cart_currency": r.currency,
-            "cart_amount": format_amount(r.amount).parse::<serde_json::Number>().ok(),
+            "cart_amount": amount_number(r.amount),
             "cart_description": r.description,
             "tran_ref": r.sale_tran_ref,
             "callback": r.callback_url,

@@ -1,5 +1,5 @@
 //! What a sponsor's billing contact opens without an account (issue 23): the invoice (view,
-//! print, pay on PayTabs' hosted page) and the usage report (and its CSV). Each link carries
+//! print, pay through the invoice PayTabs keeps for it) and the usage report (and its CSV). Each link carries
 //! a token signed with the API's secret; a report link also expires and can be revoked. A
 //! token that does not verify gets the same 404 as one for nothing.
 
@@ -16,8 +16,8 @@ use super::payments::RedirectView;
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppPath, AppQuery, ClientIp};
 use crate::payments::result::PaymentResult;
-use crate::providers::paytabs::{self, PageRequest};
-use crate::sponsors::invoices::{self, InvoiceRefused};
+use crate::providers::paytabs::{self, InvoiceLine, InvoiceRequest, PageRequest};
+use crate::sponsors::invoices::{self, InvoiceRefused, PayOnline, Recorded};
 use crate::sponsors::reports::{self, ExecutiveUsage};
 use crate::sponsors::{engagements, records};
 use crate::state::AppState;
@@ -59,7 +59,8 @@ pub async fn invoice_by_token(
     ))
 }
 
-/// Opens PayTabs' hosted page for the invoice's total; PayTabs' signed callback settles it.
+/// The link of the invoice PayTabs keeps for this one (its Invoices API), made on the first
+/// ask and the same afterwards; PayTabs' signed callback settles it.
 #[utoipa::path(post, path = "/api/invoices/by-token/{token}/pay", tag = "sponsors", params(("token" = String, Path)),
     responses((status = 200, body = RedirectView), (status = 404, body = ErrorBody),
               (status = 409, body = ErrorBody, description = "Already paid, void, or not sent yet"),
@@ -75,13 +76,19 @@ pub async fn pay_invoice(
             "Failed to initiate payment. Please try again.".into(),
         ));
     };
+    let refused = |r| match r {
+        InvoiceRefused::NotFound => AppError::NotFound(INVOICE_NOT_FOUND.into()),
+        InvoiceRefused::Conflict(m) => AppError::Conflict(m.into()),
+    };
     let site = state.site();
     let ctx = state.context(&site);
     let mut tx = state.db.pool.begin().await?;
-    let (cart_id, invoice) = match invoices::open_payment(&mut tx, &ctx, &invoice.id).await? {
-        Ok(opened) => opened,
-        Err(InvoiceRefused::NotFound) => return Err(AppError::NotFound(INVOICE_NOT_FOUND.into())),
-        Err(InvoiceRefused::Conflict(m)) => return Err(AppError::Conflict(m.into())),
+    let (cart_id, invoice) = match invoices::pay_online(&mut tx, &ctx, &invoice.id)
+        .await?
+        .map_err(refused)?
+    {
+        PayOnline::Link(link) => return Ok(Json(RedirectView::new(link))),
+        PayOnline::Create { cart_id, invoice } => (cart_id, invoice),
     };
     let engagement = engagements::get(&mut tx, &invoice.engagement_id)
         .await?
@@ -91,33 +98,68 @@ pub async fn pay_invoice(
         .ok_or_else(|| AppError::NotFound(INVOICE_NOT_FOUND.into()))?;
     tx.commit().await?;
     let base = &state.config.public_base_url;
-    let description = format!(
-        "Invoice {} ({})",
-        invoices::display_number(invoice.number),
-        engagement.title
+    let number = invoices::display_number(invoice.number);
+    let description = format!("Invoice {number} ({})", engagement.title);
+    let line = format!(
+        "{} coaching sessions: {}",
+        engagement.credits, engagement.title
     );
-    let request = PageRequest {
-        cart_id: &cart_id,
-        currency: &invoice.currency,
-        amount: invoice.total,
-        description: &description,
-        customer_name: &sponsor.contact_name,
-        customer_email: &sponsor.contact_email,
-        customer_phone: sponsor
-            .contact_phone
-            .as_deref()
-            .unwrap_or("+20 100 000 0000"),
-        customer_ip: &ip,
-        callback_url: &format!("{base}/api/payments/paytabs/callback"),
-        return_url: &format!("{base}/api/invoices/paytabs-return?token={token}"),
-        payment_methods: &[],
-        lang: sponsor.language.as_str(),
+    let request = InvoiceRequest {
+        page: PageRequest {
+            cart_id: &cart_id,
+            currency: &invoice.currency,
+            amount: invoice.total,
+            description: &description,
+            customer_name: &sponsor.contact_name,
+            customer_email: &sponsor.contact_email,
+            customer_phone: sponsor
+                .contact_phone
+                .as_deref()
+                .unwrap_or("+20 100 000 0000"),
+            customer_ip: &ip,
+            callback_url: &format!("{base}/api/payments/paytabs/callback"),
+            return_url: &format!("{base}/api/invoices/paytabs-return?token={token}"),
+            payment_methods: &[],
+            lang: sponsor.language.as_str(),
+        },
+        lines: &[InvoiceLine {
+            sku: &number,
+            description: &line,
+            unit_cost: invoice.subtotal,
+            quantity: 1,
+            tax_rate: invoice.vat_rate_bp.map_or(0.0, |bp| bp as f64 / 100.0),
+            tax_total: invoice.vat,
+        }],
     };
-    match paytabs.create_page(&request).await {
-        Ok((_tran_ref, redirect_url)) => Ok(Json(RedirectView::new(redirect_url))),
+    let created = match paytabs.create_invoice(&request).await {
+        Ok(created) => created,
         Err(e) => {
-            tracing::error!(invoice = %invoice.id, error = format!("{e:#}"), "PayTabs page for an invoice not created");
-            Err(AppError::BadGateway(e.to_string()))
+            tracing::error!(invoice = %invoice.id, error = format!("{e:#}"), "PayTabs invoice not created");
+            return Err(AppError::BadGateway(e.to_string()));
+        }
+    };
+    let mut tx = state.db.pool.begin().await?;
+    let recorded = invoices::record_paytabs_invoice(
+        &mut tx,
+        &ctx,
+        &invoice.id,
+        &cart_id,
+        created.invoice_id,
+        &created.invoice_link,
+    )
+    .await?;
+    tx.commit().await?;
+    match recorded {
+        Ok(Recorded::Kept(link)) => Ok(Json(RedirectView::new(link))),
+        // Another ask made the invoice's link first, or the invoice was paid or voided
+        // meanwhile: PayTabs' invoice made here must not take a payment.
+        other => {
+            if let Err(e) = paytabs.cancel_invoice(created.invoice_id).await {
+                tracing::warn!(invoice = %invoice.id, error = format!("{e:#}"), "a spare PayTabs invoice was not cancelled");
+            }
+            match other.map_err(refused)? {
+                Recorded::Kept(link) | Recorded::Other(link) => Ok(Json(RedirectView::new(link))),
+            }
         }
     }
 }

@@ -1,8 +1,8 @@
 //! An engagement's invoice: numbered in its own series (`INV-000001`, distinct from receipts),
 //! in the site's currency, with a VAT line when the settings give a rate. The billing contact
-//! opens it through a signed link (no account), prints it, and pays it on PayTabs' hosted page
-//! (cart id `inv_…`, settled by PayTabs' signed callback, once) or by bank transfer, which the
-//! admin records. Paying it releases the engagement's credits and emails the receipt. Every
+//! opens it through a signed link (no account), prints it, and pays it through the invoice
+//! PayTabs' Invoices API keeps for it (its `invoice_link`; cart id `inv_…`, settled by PayTabs'
+//! signed callback, once) or by bank transfer, which the admin records. Paying it releases the engagement's credits and emails the receipt. Every
 //! write of `invoices` is here.
 
 use chrono::{Days, NaiveDate};
@@ -37,10 +37,13 @@ pub struct Invoice {
     pub paid_via: Option<String>,
     pub bank_reference: Option<String>,
     pub sent_at: Option<String>,
+    /// PayTabs' invoice for this one (Invoices API), once the payer first asked to pay online.
+    pub paytabs_invoice_id: Option<i64>,
+    pub paytabs_invoice_link: Option<String>,
 }
 
 const COLUMNS: &str = "id, engagement_id, number, status, subtotal, vat_rate_bp, vat, total, currency, issued_on, due_on,
-                       cart_id, tran_ref, paid_at, paid_via, bank_reference, sent_at";
+                       cart_id, tran_ref, paid_at, paid_via, bank_reference, sent_at, paytabs_invoice_id, paytabs_invoice_link";
 
 /// How an invoice number is printed: `INV-000042`.
 pub fn display_number(number: i64) -> String {
@@ -271,12 +274,13 @@ pub async fn send(
     ]))
 }
 
-/// Voids an unpaid invoice.
+/// Voids an unpaid invoice; answers PayTabs' invoice for it, which the caller cancels once
+/// this is committed.
 pub async fn void(
     conn: &mut AnyConnection,
     ctx: &Context<'_>,
     id: &str,
-) -> Result<Result<(), InvoiceRefused>, sqlx::Error> {
+) -> Result<Result<Option<i64>, InvoiceRefused>, sqlx::Error> {
     let Some(invoice) = lock(conn, ctx, "id", id).await? else {
         return Ok(Err(InvoiceRefused::NotFound));
     };
@@ -294,7 +298,7 @@ pub async fn void(
         .bind(id)
         .execute(&mut *conn)
         .await?;
-    Ok(Ok(()))
+    Ok(Ok(invoice.paytabs_invoice_id))
 }
 
 /// How an invoice was paid.
@@ -370,37 +374,89 @@ pub async fn mark_paid(
     Ok(Ok(mail))
 }
 
-/// Opens a PayTabs payment for the invoice: a fresh cart id (`inv_…`) that the callback will
-/// name. Answers the cart id and the amount to ask for.
-pub async fn open_payment(
+/// Where the payer pays an invoice online.
+pub enum PayOnline {
+    /// PayTabs' invoice made before: its link again.
+    Link(String),
+    /// None yet: the caller asks PayTabs for one with this new cart id (`inv_…`), then
+    /// [`record_paytabs_invoice`].
+    Create {
+        cart_id: String,
+        invoice: Box<Invoice>,
+    },
+}
+
+/// Whether the locked invoice can be paid now.
+fn payable(invoice: &Invoice) -> Result<(), InvoiceRefused> {
+    match invoice.status.as_str() {
+        "paid" => Err(InvoiceRefused::Conflict("This invoice is already paid")),
+        "void" => Err(InvoiceRefused::Conflict("This invoice is void")),
+        "draft" => Err(InvoiceRefused::Conflict(
+            "This invoice has not been sent yet",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The invoice's PayTabs link, or what to create it with. Nothing is written: PayTabs is asked
+/// outside any transaction, and [`record_paytabs_invoice`] keeps the first link made.
+pub async fn pay_online(
     conn: &mut AnyConnection,
     ctx: &Context<'_>,
     id: &str,
-) -> Result<Result<(String, Invoice), InvoiceRefused>, sqlx::Error> {
+) -> Result<Result<PayOnline, InvoiceRefused>, sqlx::Error> {
     let Some(invoice) = lock(conn, ctx, "id", id).await? else {
         return Ok(Err(InvoiceRefused::NotFound));
     };
-    match invoice.status.as_str() {
-        "paid" => {
-            return Ok(Err(InvoiceRefused::Conflict(
-                "This invoice is already paid",
-            )));
-        }
-        "void" => return Ok(Err(InvoiceRefused::Conflict("This invoice is void"))),
-        "draft" => {
-            return Ok(Err(InvoiceRefused::Conflict(
-                "This invoice has not been sent yet",
-            )));
-        }
-        _ => {}
+    if let Err(refused) = payable(&invoice) {
+        return Ok(Err(refused));
     }
-    let cart_id = format!("inv_{}", new_id());
-    sqlx::query("UPDATE invoices SET cart_id = $1 WHERE id = $2")
-        .bind(&cart_id)
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
-    Ok(Ok((cart_id, invoice)))
+    Ok(Ok(match invoice.paytabs_invoice_link.clone() {
+        Some(link) => PayOnline::Link(link),
+        None => PayOnline::Create {
+            cart_id: format!("inv_{}", new_id()),
+            invoice: Box::new(invoice),
+        },
+    }))
+}
+
+/// What [`record_paytabs_invoice`] kept.
+pub enum Recorded {
+    /// This PayTabs invoice is now the invoice's.
+    Kept(String),
+    /// Another was recorded first (two payers at once): its link; the caller cancels its own.
+    Other(String),
+}
+
+/// Keeps PayTabs' invoice, made for `cart_id`, as the invoice's way to pay online, unless one
+/// was kept first or the invoice was paid or voided meanwhile.
+pub async fn record_paytabs_invoice(
+    conn: &mut AnyConnection,
+    ctx: &Context<'_>,
+    id: &str,
+    cart_id: &str,
+    paytabs_id: i64,
+    link: &str,
+) -> Result<Result<Recorded, InvoiceRefused>, sqlx::Error> {
+    let Some(invoice) = lock(conn, ctx, "id", id).await? else {
+        return Ok(Err(InvoiceRefused::NotFound));
+    };
+    if let Err(refused) = payable(&invoice) {
+        return Ok(Err(refused));
+    }
+    if let Some(other) = invoice.paytabs_invoice_link {
+        return Ok(Ok(Recorded::Other(other)));
+    }
+    sqlx::query(
+        "UPDATE invoices SET cart_id = $1, paytabs_invoice_id = $2, paytabs_invoice_link = $3 WHERE id = $4",
+    )
+    .bind(cart_id)
+    .bind(paytabs_id)
+    .bind(link)
+    .bind(id)
+    .execute(conn)
+    .await?;
+    Ok(Ok(Recorded::Kept(link.to_string())))
 }
 
 /// Whether a PayTabs cart is an invoice's.
@@ -438,7 +494,9 @@ pub async fn settle_paytabs(
     if result.status != PaymentStatus::Completed {
         return Ok((Settled::NotPaid, Vec::new()));
     }
-    let problem = if result.amount != Some(invoice.total) {
+    let problem = if invoice.status == "void" {
+        Some("the invoice is void: refund the payment".to_string())
+    } else if result.amount != Some(invoice.total) {
         Some(format!(
             "amount {:?} differs from the invoice's {} piastres",
             result.amount_text, invoice.total

@@ -1,6 +1,6 @@
 //! Companies that pay for their executives' coaching (issue 23): a sponsor, an engagement for
-//! named executives, invited ones and a pool, its invoice paid on PayTabs' hosted page (the
-//! stand-in) or by transfer, credits granted exactly once, pool splits and moves bounded, and
+//! named executives, invited ones and a pool, its invoice paid through PayTabs' Invoices API
+//! (the stand-in keeps the invoice under its `invoice_link`) or by transfer, credits granted exactly once, pool splits and moves bounded, and
 //! the sponsor's report link showing nothing across sponsors and nothing private. Runs on
 //! SQLite, and on PostgreSQL with TEST_DATABASE=postgres.
 
@@ -633,6 +633,141 @@ async fn an_invoice_link_opens_only_its_invoice_and_a_tampered_one_nothing() {
         .await
         .unwrap();
     assert_eq!(r.status(), 404);
+}
+
+/// Pay asks PayTabs' Invoices API for the invoice once: the same link every time, a declined
+/// try leaves it open, and voiding ours cancels PayTabs' so its link takes nothing more.
+#[tokio::test]
+async fn the_invoice_is_paid_through_the_one_paytabs_invoice_link_and_voiding_cancels_it() {
+    let app = spawn_app().await;
+    let (boss, _, _, e) = setup(&app).await;
+    let id = e["invoice"]["id"].as_str().unwrap();
+    let sent = app
+        .post_as(&boss, &format!("/api/admin/invoices/{id}/send"), json!({}))
+        .await;
+    assert_eq!(sent.status(), 200);
+    let token = token_of(e["invoice"]["payUrl"].as_str().unwrap());
+    let pay = || async {
+        let r = new_client()
+            .post(app.url(&format!("/api/invoices/by-token/{token}/pay")))
+            .header("Origin", &app.base)
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        (r.status().as_u16(), r.json::<Value>().await.unwrap())
+    };
+    let (status, first) = pay().await;
+    assert_eq!(status, 200, "{first}");
+    let link = first["redirectUrl"].as_str().unwrap().to_string();
+    assert!(link.contains("/payment/invoice/"), "{link}");
+    assert_eq!(
+        pay().await.1["redirectUrl"],
+        link.as_str(),
+        "one PayTabs invoice"
+    );
+    // PayTabs lists the invoice's line and its total.
+    let page = reqwest::get(&link).await.unwrap().text().await.unwrap();
+    assert!(
+        page.contains("10 coaching sessions: Leadership programme 2027"),
+        "{page}"
+    );
+    assert!(page.contains("45000.00 EGP"), "{page}");
+
+    // Declined: nothing is paid and the link still takes a payment.
+    let (action, fields) = press(&link, "decline").await;
+    let landing = post_return(&action, &fields).await;
+    assert!(!landing.ends_with("&paid=1"), "{landing}");
+    let mona_id = user_id(&app, MONA).await;
+    assert_eq!(credits(&app, MONA).await, (0, 0, 0));
+
+    // A second sponsor's invoice is voided before it is paid: PayTabs' link dies with it.
+    let other = sponsor(&app, &boss, "Delta Foods", "ap@deltafoods.example").await;
+    let e2 = engagement(&app, &boss, other["id"].as_str().unwrap(), &mona_id).await;
+    let id2 = e2["invoice"]["id"].as_str().unwrap();
+    app.post_as(&boss, &format!("/api/admin/invoices/{id2}/send"), json!({}))
+        .await;
+    let token2 = token_of(e2["invoice"]["payUrl"].as_str().unwrap());
+    let r: Value = new_client()
+        .post(app.url(&format!("/api/invoices/by-token/{token2}/pay")))
+        .header("Origin", &app.base)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let link2 = r["redirectUrl"].as_str().unwrap().to_string();
+    let voided = app
+        .post_as(&boss, &format!("/api/admin/invoices/{id2}/void"), json!({}))
+        .await;
+    assert_eq!(voided.status(), 200, "{}", voided.text().await.unwrap());
+    let dead = reqwest::Client::new()
+        .post(&link2)
+        .form(&[("action", "approve")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(dead.status(), 410, "PayTabs' invoice was cancelled");
+    // Even a signed approval for the void invoice's cart (had PayTabs' cancel failed) releases
+    // nothing.
+    let cart: String = sqlx::query_scalar("SELECT cart_id FROM invoices WHERE id = $1")
+        .bind(id2)
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
+    let body = serde_json::to_vec(&json!({
+        "tran_ref": "TST0000000000077", "cart_id": cart, "cart_currency": "EGP", "cart_amount": "45000.00",
+        "tran_currency": "EGP", "tran_total": "45000.00", "tran_type": "Sale",
+        "payment_result": {"response_status": "A", "response_code": "G1", "response_message": "Authorised"}
+    }))
+    .unwrap();
+    let r = reqwest::Client::new()
+        .post(app.url("/api/payments/paytabs/callback"))
+        .header("Content-Type", "application/json")
+        .header(
+            "Signature",
+            api::payments::paytabs::sign(PAYTABS_KEY, &body),
+        )
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(credits(&app, MONA).await, (0, 0, 0));
+    let (status, error) = error_of(
+        new_client()
+            .post(app.url(&format!("/api/invoices/by-token/{token2}/pay")))
+            .header("Origin", &app.base)
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        (status, error["message"].as_str()),
+        (409, Some("This invoice is void"))
+    );
+
+    // The first invoice, paid on its link at last: the credits arrive once.
+    let (action, fields) = press(&link, "approve").await;
+    let landing = post_return(&action, &fields).await;
+    assert!(landing.ends_with("&paid=1"), "{landing}");
+    assert_eq!(credits(&app, MONA).await, (4, 0, 4));
+    let again = reqwest::Client::new()
+        .post(&link)
+        .form(&[("action", "approve")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        again.status(),
+        409,
+        "a paid PayTabs invoice takes nothing more"
+    );
+    assert_ledger_verifies(&app).await;
 }
 
 /// Migration 0012 rebuilds the ledger and the lots (SQLite cannot change a CHECK constraint):

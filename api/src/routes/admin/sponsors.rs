@@ -866,10 +866,17 @@ pub async fn void_invoice(
     let site = state.site();
     let ctx = state.context(&site);
     let mut tx = state.db.pool.begin().await?;
-    invoices::void(&mut tx, &ctx, &id)
+    let paytabs_invoice = invoices::void(&mut tx, &ctx, &id)
         .await?
         .map_err(invoice_refused)?;
     commit(&state, tx, Vec::new()).await?;
+    // PayTabs' invoice stops taking payments too. Should PayTabs not answer, a payment made on
+    // it anyway finds a void invoice and releases nothing.
+    if let (Some(paytabs_id), Some(paytabs)) = (paytabs_invoice, &state.paytabs)
+        && let Err(e) = paytabs.cancel_invoice(paytabs_id).await
+    {
+        tracing::warn!(invoice = %id, error = format!("{e:#}"), "PayTabs' invoice was not cancelled");
+    }
     invoice_after(&state, &id).await
 }
 
