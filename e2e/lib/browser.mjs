@@ -34,7 +34,7 @@ export async function visitor(browser, folder, { mobile = false } = {}) {
   const context = await browser.newContext(
     mobile
       ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true }
-      : { viewport: { width: 1280, height: 800 } },
+      : { viewport: { width: 1366, height: 900 } },
   );
   await context.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, (route) => route.abort());
   const problems = [];

@@ -2,7 +2,7 @@
 // in less than 24 hours from the dashboard (the dialog says the credit stays used, and it does),
 // and opens the receipt of a payment the admin recorded, on screen and as the print stylesheet
 // lays it out. The admin's client page shows the same client. Each step is checked with axe and
-// photographed, at 1280 px and 390 px.
+// photographed, at 1366 px and 390 px.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";
@@ -55,7 +55,7 @@ test("the admin records a payment and a session in three hours for the demo clie
 });
 
 for (const mobile of [false, true]) {
-  const width = mobile ? "390" : "1280";
+  const width = mobile ? "390" : "1366";
   test(`a late cancel from the dashboard keeps the credit used, and the receipt prints (${width} px)`, async () => {
     const client = await visitor(browser, `care-client-${width}`, { mobile });
     const { page } = client;

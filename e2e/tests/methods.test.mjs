@@ -3,7 +3,7 @@
 // from 9,000 EGP). A client pays with Meeza QR on PayTabs' page (the stand-in), with a mobile
 // wallet on Paymob's (its stand-in: wallet number, then the code), by InstaPay (the admin
 // confirms), and with a discount code; the receipt, the history and the admin's pages name the
-// method. At 1280 and 390 px.
+// method. At 1366 and 390 px.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";

@@ -2,7 +2,7 @@
 // admin creates a sponsor and an engagement of 6 credits for the demo client, sends its invoice;
 // the billing contact opens the invoice's link (no account), pays it on the PayTabs stand-in;
 // the executive sees where the credits come from and books a session with one of them; the
-// contact's usage report shows the session's day and nothing private. At 1280 and 390 px.
+// contact's usage report shows the session's day and nothing private. At 1366 and 390 px.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { ADMIN, DEMO_CLIENT, startProduct } from "../lib/product.mjs";
