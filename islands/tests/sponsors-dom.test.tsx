@@ -268,6 +268,17 @@ describe("an engagement's page", () => {
   });
 });
 
+/** Waits, up to 5 s, until `found` answers something: the island loads its data and its messages
+ * (another language's are a dynamic import) at the machine's pace, not a fixed delay's. */
+async function until<T>(found: () => T | null | undefined | false): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = found();
+    if (value) return value;
+    await settle(50);
+  }
+  throw new Error(`not found in 5 s: ${found}`);
+}
+
 /** Mounts a public island as the runtime does, at `url`. */
 async function mountAt(island: "Invoice" | "SponsorReport", url: string): Promise<HTMLElement> {
   window.history.replaceState(null, "", url);
@@ -301,7 +312,7 @@ describe("the public invoice page", () => {
       return undefined;
     };
     const el = await mountAt("Invoice", "/invoice?token=tok");
-    expect(el.querySelector("h2")?.textContent).toBe("Invoice INV-000001");
+    expect((await until(() => el.querySelector("h2")))?.textContent).toBe("Invoice INV-000001");
     const totals = [...el.querySelectorAll(".invoice__totals dt")].map((d) => d.textContent);
     expect(totals).toEqual(["Subtotal", "VAT (14%)", "Total"]);
     expect(el.querySelector(".receipt__row--total dd")?.textContent).toBe("23,085\u00a0EGP");
@@ -312,7 +323,7 @@ describe("the public invoice page", () => {
 
   it("says so when the invoice is not found", async () => {
     const el = await mountAt("Invoice", "/invoice?token=nope");
-    expect(el.querySelector('[role="alert"]')?.textContent).toContain("Invoice not found");
+    expect((await until(() => el.querySelector('[role="alert"]')))?.textContent).toContain("Invoice not found");
   });
 });
 
@@ -330,6 +341,7 @@ describe("the sponsor's report page", () => {
           })
         : undefined;
     const el = await mountAt("SponsorReport", "/sponsor-report?token=tok");
+    await until(() => el.querySelector("tbody tr"));
     const cells = [...el.querySelectorAll("tbody tr > *")].map((c) => c.textContent);
     expect(cells).toEqual(["Mona Adel", "Leadership programme 2027", "6", "1", "5", "Nov 20, 2026", "Dec 03, 2026"]);
     expect(el.querySelector("a[download]")?.getAttribute("href")).toBe("/api/sponsor-reports/tok/csv");
@@ -339,7 +351,6 @@ describe("the sponsor's report page", () => {
     answer = (url) => (url === "/api/sponsor-reports/old" ? json(404, { error: { code: "not_found", message: "This report link is not valid, has expired or was revoked" } }) : undefined);
     document.documentElement.lang = "ar";
     const el = await mountAt("SponsorReport", "/ar/sponsor-report?token=old");
-    await settle(50);
-    expect(el.querySelector('[role="alert"]')?.textContent).toBe("رابط التقرير هذا غير صالح، أو انتهت صلاحيته، أو أُبطل");
+    expect((await until(() => el.querySelector('[role="alert"]')))?.textContent).toBe("رابط التقرير هذا غير صالح، أو انتهت صلاحيته، أو أُبطل");
   });
 });
