@@ -19,7 +19,7 @@ pub enum Backend {
 
 impl Backend {
     /// The backend a `DATABASE_URL` names by its scheme.
-    fn of_url(url: &str) -> anyhow::Result<Backend> {
+    pub fn of_url(url: &str) -> anyhow::Result<Backend> {
         if url.starts_with("sqlite:") {
             Ok(Backend::Sqlite)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {

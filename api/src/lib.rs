@@ -8,6 +8,7 @@
 //! the local defaults of `devserver` live in the `devkit` crate, which plugs in through
 //! `startup::Extensions` and which this crate never depends on.
 
+pub mod backup;
 pub mod bookings;
 pub mod catalogue;
 pub mod configuration;

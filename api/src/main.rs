@@ -1,7 +1,9 @@
-//! The `api` command: `serve`, `migrate`, `admin create` to bootstrap the first admin, and
-//! `openapi` to print the API's description without a server or a database.
+//! The `api` command: `serve`, `migrate`, `admin create` to bootstrap the first admin,
+//! `openapi` to print the API's description without a server or a database, and `backup` /
+//! `restore`, which need only `DATABASE_URL`.
 
 use std::io::Read;
+use std::path::PathBuf;
 
 use anyhow::Context;
 use api::configuration::Config;
@@ -45,6 +47,12 @@ enum Command {
         #[command(subcommand)]
         command: CreditsCommand,
     },
+    /// Write a consistent copy of the live database to FILE, which must not exist (SQLite: a
+    /// database file; PostgreSQL: a pg_dump custom archive).
+    Backup { file: PathBuf },
+    /// Restore a backup into the empty database DATABASE_URL names (refuses one with tables);
+    /// `api migrate` then brings it to this version's schema.
+    Restore { file: PathBuf },
 }
 
 #[derive(Subcommand)]
@@ -94,6 +102,19 @@ async fn run() -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(());
     }
+    match &cli.command {
+        Command::Backup { file } => {
+            let url = api::backup::database_url_from_env()?;
+            println!("{}", api::backup::backup(&url, file).await?);
+            return Ok(());
+        }
+        Command::Restore { file } => {
+            let url = api::backup::database_url_from_env()?;
+            println!("{}", api::backup::restore(&url, file).await?);
+            return Ok(());
+        }
+        _ => {}
+    }
     let config = Config::from_env()?;
     api::telemetry::init(config.environment);
     match cli.command {
@@ -102,7 +123,9 @@ async fn run() -> anyhow::Result<()> {
         Command::Credits {
             command: CreditsCommand::Expire,
         } => expire_credits(&config).await,
-        Command::Openapi => unreachable!("handled before the configuration is read"),
+        Command::Openapi | Command::Backup { .. } | Command::Restore { .. } => {
+            unreachable!("handled before the configuration is read")
+        }
         Command::Admin {
             command: AdminCommand::Create { email, name, phone },
         } => create_admin(&config, &email, &name, phone.as_deref()).await,

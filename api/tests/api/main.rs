@@ -5,6 +5,7 @@ mod support;
 
 mod accounts;
 mod admin;
+mod backups;
 mod bookings;
 mod cancellations;
 mod care;
