@@ -5,7 +5,15 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-echo "== islands: install, type-check, unit tests"
+# Each section's heading, with the seconds the one before it took (CI's budget is the sum).
+section_started=
+section() {
+  [ -z "$section_started" ] || echo "   (previous section: $((SECONDS - section_started)) s; $SECONDS s in all)"
+  section_started=$SECONDS
+  echo "== $1"
+}
+
+section "islands: install, type-check, unit tests"
 (
   cd islands
   # `npm install` (not `npm ci`): it installs the lockfile's versions too, and `npm ci` rejects
@@ -16,14 +24,14 @@ echo "== islands: install, type-check, unit tests"
   NO_COLOR=1 FORCE_COLOR=0 ./node_modules/.bin/vitest run
 ) 2>&1 | tee "$log"
 
-echo "== islands: the API types are generated from the API's current openapi.json"
+section "islands: the API types are generated from the API's current openapi.json"
 ./scripts/api-types.sh --check
 
-echo "== formatting and lints"
+section "formatting and lints"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-echo "== dependencies: every one is used (cargo machete), the generator carries no server"
+section "dependencies: every one is used (cargo machete), the generator carries no server"
 cargo machete
 # Netlify compiles the generator alone: no API, devkit, dev server, web server or database.
 if cargo tree --locked -p generator -e normal,build --prefix none |
@@ -32,31 +40,31 @@ if cargo tree --locked -p generator -e normal,build --prefix none |
   exit 1
 fi
 
-echo "== layers point one way: no two modules of a crate import each other"
+section "layers point one way: no two modules of a crate import each other"
 python3 scripts/module_cycles.py api/src generator/src content-model/src devkit/src devserver/src
 
-echo "== unit and integration tests (API on SQLite)"
+section "unit and integration tests (API on SQLite)"
 cargo test --workspace --locked 2>&1 | tee -a "$log"
 
-echo "== the API suite again on PostgreSQL (127.0.0.1:5432)"
+section "the API suite again on PostgreSQL (127.0.0.1:5432)"
 TEST_DATABASE=postgres cargo test --locked -p api --test api 2>&1 | tee -a "$log"
 
-echo "== the running API against its OpenAPI document: schemathesis on SQLite and PostgreSQL"
+section "the running API against its OpenAPI document: schemathesis on SQLite and PostgreSQL"
 ./scripts/schemathesis.sh
 
-echo "== the Arabic font subsets hold every Arabic character of the texts"
+section "the Arabic font subsets hold every Arabic character of the texts"
 ./scripts/subset-fonts.sh --check
 
-echo "== the real content: validation and internal links"
+section "the real content: validation and internal links"
 cargo run --quiet --locked -p generator -- check
 
-echo "== Netlify's build, the command of netlify.toml as it is (a release build of the generator)"
+section "Netlify's build, the command of netlify.toml as it is (a release build of the generator)"
 netlify_build=$(sed -n 's/^ *command = "\(.*\)"$/\1/p' netlify.toml)
 [ -n "$netlify_build" ] || { echo "netlify.toml has no build command" >&2; exit 1; }
 echo "$netlify_build"
 bash -c "set -e; $netlify_build"
 
-echo "== end to end in headless Chromium: visitor, purchase, booking, admin, access, axe"
+section "end to end in headless Chromium: visitor, purchase, booking, admin, access, axe"
 command -v "${CHROMIUM:-chromium}" >/dev/null || {
   echo "the browser tests need Chromium: apt-get install chromium (or set CHROMIUM=/path/to/it)" >&2
   exit 1
@@ -69,6 +77,8 @@ cargo build --quiet --locked -p devserver # the README's one command, which the 
   node --test --test-concurrency=1 tests/
 ) 2>&1 | tee -a "$log"
 echo "screenshots: e2e/artifacts/"
+
+echo "   (previous section: $((SECONDS - section_started)) s; $SECONDS s in all)"
 
 # One closing line for the whole run: the sum of every test binary's result line.
 awk '/^test result:/ { p += $4; f += $6 }
