@@ -21,6 +21,7 @@ mod languages;
 mod limits;
 mod lots;
 mod methods;
+mod metrics;
 mod needs_attention;
 mod newsletter;
 mod payments;
