@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -223,10 +223,7 @@ pub fn router(state: AppState) -> Router {
             state.clone(),
             same_origin_only,
         ))
-        // Log the path only: query strings carry emailed tokens.
-        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<Body>| {
-            tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
-        }))
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
         // Whatever answers, the body has been read (see whole_body.rs).
         .layer(middleware::from_fn(crate::whole_body::read_whole_body))
         // Outermost: every answer is counted, whichever layer gave it.
@@ -235,6 +232,23 @@ pub fn router(state: AppState) -> Router {
             track_requests,
         ))
         .with_state(state)
+}
+
+/// The span of a request. It logs the path only: query strings carry emailed tokens. Traces
+/// (OTLP, when switched on) name it by the route's template, which holds no id.
+fn request_span(req: &Request<Body>) -> tracing::Span {
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str);
+    tracing::info_span!(
+        "request",
+        method = %req.method(),
+        path = %req.uri().path(),
+        route,
+        "otel.name" = format!("{} {route}", req.method()),
+        "otel.kind" = "server",
+    )
 }
 
 /// Routes that other servers or mail clients call, authenticated by a signature or a token

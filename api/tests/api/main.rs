@@ -32,4 +32,5 @@ mod replicas;
 mod spine;
 mod sponsors;
 mod stats;
+mod traces;
 mod transfers;
