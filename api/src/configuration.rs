@@ -99,6 +99,8 @@ pub struct Config {
     pub calendly: CalendlyConfig,
     /// Signs the client reference in booking links (`APP_SECRET`; required in production).
     pub app_secret: Secret,
+    /// The bearer token of `/metrics` (`METRICS_TOKEN`); without it there are no metrics.
+    pub metrics_token: Option<Secret>,
 }
 
 /// Where configuration values come from: the process environment, or (for `devserver`) the
@@ -251,6 +253,17 @@ impl Vars<'_> {
         }
     }
 
+    /// `METRICS_TOKEN`: at least 32 characters, like `APP_SECRET`; optional.
+    fn metrics_token(&self) -> anyhow::Result<Option<Secret>> {
+        match self.var("METRICS_TOKEN") {
+            Some(t) if t.len() >= 32 => Ok(Some(Secret::new(t))),
+            Some(_) => {
+                bail!("METRICS_TOKEN must be at least 32 characters (e.g. `openssl rand -hex 32`)")
+            }
+            None => Ok(None),
+        }
+    }
+
     /// `CATALOGUE_URL`, in production by default `{PUBLIC_BASE_URL}/catalogue.json`; an
     /// http(s) address, https in production.
     fn catalogue_url(&self, environment: Environment) -> anyhow::Result<Option<String>> {
@@ -326,6 +339,7 @@ impl Config {
         let calendly = v.calendly()?;
         let app_secret = v.app_secret(environment)?;
         let catalogue_url = v.catalogue_url(environment)?;
+        let metrics_token = v.metrics_token()?;
         let database_url = v
             .var("DATABASE_URL")
             .unwrap_or_else(|| "sqlite://data/app.db".into());
@@ -358,6 +372,7 @@ impl Config {
             paymob,
             calendly,
             app_secret,
+            metrics_token,
         })
     }
 }
@@ -471,5 +486,19 @@ mod tests {
             let vars = [&keys[..3], &[("PAYMOB_INTEGRATIONS", bad)]].concat();
             assert!(config(&vars).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_metrics_token_is_optional_but_never_short() {
+        assert!(config(&[]).unwrap().metrics_token.is_none());
+        let token = "0123456789abcdef0123456789abcdef";
+        let set = config(&[("METRICS_TOKEN", token)]).unwrap();
+        assert_eq!(set.metrics_token.unwrap().expose(), token);
+        let short = config(&[("METRICS_TOKEN", &token[1..])]).unwrap_err();
+        assert!(
+            short
+                .to_string()
+                .contains("METRICS_TOKEN must be at least 32 characters")
+        );
     }
 }

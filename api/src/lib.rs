@@ -18,6 +18,7 @@ pub mod email;
 pub mod error;
 pub mod extract;
 pub mod lots;
+pub mod monitoring;
 pub mod openapi;
 pub mod payments;
 pub mod providers;

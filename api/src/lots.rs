@@ -134,10 +134,14 @@ pub async fn send_expiry_reminders(state: &AppState) -> anyhow::Result<usize> {
 
 pub async fn run(state: AppState, shutdown: Arc<Notify>) {
     loop {
-        if let Err(e) = expire_due(&state.db).await {
+        let expired = expire_due(&state.db).await;
+        state.metrics.task_ran("expire lots", expired.is_ok());
+        if let Err(e) = expired {
             tracing::error!(error = format!("{e:#}"), "expiring lots failed");
         }
-        if let Err(e) = send_expiry_reminders(&state).await {
+        let reminded = send_expiry_reminders(&state).await;
+        state.metrics.task_ran("expiry reminders", reminded.is_ok());
+        if let Err(e) = reminded {
             tracing::error!(error = format!("{e:#}"), "expiry reminders failed");
         }
         tokio::select! {

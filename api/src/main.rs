@@ -82,9 +82,8 @@ enum AdminCommand {
     },
 }
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
-    match run().await {
+fn main() -> std::process::ExitCode {
+    match run() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -94,7 +93,7 @@ async fn main() -> std::process::ExitCode {
 }
 
 /// Parses the command line and runs the command.
-async fn run() -> anyhow::Result<()> {
+fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     // Needs no configuration: `scripts/api-types.sh` runs it on a machine with no environment.
     if let Command::Openapi = cli.command {
@@ -116,8 +115,15 @@ async fn run() -> anyhow::Result<()> {
         _ => {}
     }
     let config = Config::from_env()?;
-    api::telemetry::init(config.environment);
-    match cli.command {
+    // Before the runtime starts, and dropped after it has stopped: the last spans are sent
+    // from a thread of the trace exporter's own, never from the runtime's.
+    let _traces = api::telemetry::init_with_traces(config.environment)?;
+    tokio::runtime::Runtime::new()?.block_on(command(cli.command, config))
+}
+
+/// Runs a command that needs the configuration.
+async fn command(command: Command, config: Config) -> anyhow::Result<()> {
+    match command {
         Command::Serve { port } => serve(config, port).await,
         Command::Migrate => migrate(&config).await,
         Command::Credits {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{MatchedPath, Request, State};
 use axum::http::{Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -24,6 +24,7 @@ use crate::configuration::Config;
 use crate::db::Db;
 use crate::email::transport::{MailTransport, SmtpTransport};
 use crate::error::AppError;
+use crate::monitoring::track_requests;
 use crate::rate_limit::RateLimiter;
 use crate::routes;
 use crate::site::SiteInfo;
@@ -108,6 +109,10 @@ impl Application {
             .token
             .is_some()
             .then(|| crate::providers::calendly::Client::new(config.calendly.clone()));
+        let metrics = match config.metrics_token {
+            Some(_) => crate::monitoring::Metrics::enabled(),
+            None => crate::monitoring::Metrics::disabled(),
+        };
         let state = AppState {
             db: db.clone(),
             limiter: Arc::new(RateLimiter::for_database(&db, config.rate_limits)),
@@ -119,6 +124,7 @@ impl Application {
             calendly,
             sessions: Default::default(),
             dashboards: Default::default(),
+            metrics,
         };
         let shutdown = Arc::new(Notify::new());
         let mut workers = vec![
@@ -131,6 +137,7 @@ impl Application {
                 shutdown.clone(),
             )),
             tokio::spawn(crate::lots::run(state.clone(), shutdown.clone())),
+            tokio::spawn(state.metrics.clone().upkeep(shutdown.clone())),
         ];
         if let Some(transport) = transport {
             workers.push(tokio::spawn(crate::email::run_worker(
@@ -139,6 +146,7 @@ impl Application {
                 state.config.mail_from.clone(),
                 state.mail_wake.clone(),
                 shutdown.clone(),
+                state.metrics.clone(),
             )));
         }
         let router = extensions
@@ -207,17 +215,40 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(api)
         .merge(crate::openapi::router())
+        .merge(routes::metrics::router())
         .fallback(|| async { AppError::NotFound("No such API route".into()) })
         .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })
         .layer(middleware::from_fn(crate::error::one_error_shape))
-        .layer(middleware::from_fn_with_state(state.clone(), same_origin_only))
-        // Log the path only: query strings carry emailed tokens.
-        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request<Body>| {
-            tracing::info_span!("request", method = %req.method(), path = %req.uri().path())
-        }))
-        // Outermost: whatever answers, the body has been read (see whole_body.rs).
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            same_origin_only,
+        ))
+        .layer(TraceLayer::new_for_http().make_span_with(request_span))
+        // Whatever answers, the body has been read (see whole_body.rs).
         .layer(middleware::from_fn(crate::whole_body::read_whole_body))
+        // Outermost: every answer is counted, whichever layer gave it.
+        .layer(middleware::from_fn_with_state(
+            state.metrics.clone(),
+            track_requests,
+        ))
         .with_state(state)
+}
+
+/// The span of a request. It logs the path only: query strings carry emailed tokens. Traces
+/// (OTLP, when switched on) name it by the route's template, which holds no id.
+fn request_span(req: &Request<Body>) -> tracing::Span {
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str);
+    tracing::info_span!(
+        "request",
+        method = %req.method(),
+        path = %req.uri().path(),
+        route,
+        "otel.name" = format!("{} {route}", req.method()),
+        "otel.kind" = "server",
+    )
 }
 
 /// Routes that other servers or mail clients call, authenticated by a signature or a token

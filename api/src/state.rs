@@ -30,6 +30,8 @@ pub struct AppState {
     /// Exact caches of the session lookup and the client's dashboard (SQLite; `read_cache`).
     pub sessions: Arc<ReadCache<String, SessionRow>>,
     pub dashboards: Arc<ReadCache<(String, &'static str), CachedBody>>,
+    /// What `/metrics` reports (off without `METRICS_TOKEN`).
+    pub metrics: crate::monitoring::Metrics,
 }
 
 impl AppState {

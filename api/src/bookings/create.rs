@@ -46,6 +46,23 @@ pub enum Outcome {
     Rescheduled,
 }
 
+impl Outcome {
+    /// Its name in `/metrics` (`webhooks_total`'s `outcome`).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Outcome::Duplicate => "replay",
+            Outcome::Ignored("not a booking event") => "unknown_event",
+            Outcome::Ignored(_) => "ignored",
+            Outcome::Confirmed => "confirmed",
+            Outcome::Pending(NO_PROOF) => "unknown_client",
+            Outcome::Pending(_) => "no_credit",
+            Outcome::Cancelled { .. } => "cancelled",
+            Outcome::AlreadyCancelled => "already_cancelled",
+            Outcome::Rescheduled => "rescheduled",
+        }
+    }
+}
+
 /// A booking made on Calendly's scheduling page, as its webhook tells it.
 pub struct Invitee<'a> {
     pub uri: &'a str,

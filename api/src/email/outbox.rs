@@ -154,9 +154,12 @@ pub async fn run_worker(
     from: String,
     wake: Arc<Notify>,
     shutdown: Arc<Notify>,
+    metrics: crate::monitoring::Metrics,
 ) {
     loop {
-        match drain_once(&db, &transport, &from).await {
+        let drained = drain_once(&db, &transport, &from).await;
+        metrics.task_ran("email outbox", drained.is_ok());
+        match drained {
             Ok(n) if n > 0 => continue,
             Ok(_) => {}
             Err(e) => tracing::error!(error = %e, "outbox worker could not read the outbox"),

@@ -72,7 +72,9 @@ async fn remind_overdue_invoices(state: &AppState) -> anyhow::Result<()> {
 /// Every 5 minutes until shutdown.
 pub async fn run(state: AppState, shutdown: Arc<Notify>) {
     loop {
-        if let Err(e) = run_once(&state).await {
+        let ran = run_once(&state).await;
+        state.metrics.task_ran("reconcile payments", ran.is_ok());
+        if let Err(e) = ran {
             tracing::error!(error = format!("{e:#}"), "payment reconciliation failed");
         }
         tokio::select! {

@@ -27,6 +27,19 @@ pub enum Outcome {
     Flagged(String),
 }
 
+impl Outcome {
+    /// Its name in `/metrics` (`webhooks_total`'s `outcome`).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Outcome::UnknownCart => "unknown_order",
+            Outcome::Completed => "completed",
+            Outcome::Pending => "pending",
+            Outcome::Failed => "failed",
+            Outcome::Flagged(_) => "flagged",
+        }
+    }
+}
+
 /// Applies a provider's result for an order (see [`settle`]) in one transaction, and sends its email.
 pub async fn apply(
     state: &AppState,

@@ -1,6 +1,7 @@
 //! One module per resource, each exporting `router()`: an `OpenApiRouter` in which every route
 //! is registered once, by its handler, for the router and the OpenAPI document alike. Merged
-//! here; `startup` serves them and `openapi` documents them.
+//! here; `startup` serves them and `openapi` documents them. `metrics` (for Prometheus, not
+//! the site) is a plain router that `startup` serves beside them, undocumented.
 
 pub mod admin;
 pub mod auth;
@@ -11,6 +12,7 @@ pub mod contact;
 pub mod dashboard;
 pub mod discounts;
 pub mod health;
+pub mod metrics;
 pub mod newsletter;
 pub mod payments;
 pub mod paymob;

@@ -326,25 +326,49 @@ pub async fn callback(
         .unwrap_or("");
     if !paytabs::verify_callback(paytabs.config.server_key.expose(), &body, signature) {
         tracing::warn!("PayTabs callback with a missing or invalid signature refused");
+        state.metrics.webhook("paytabs", "bad_signature");
         return Err(AppError::BadRequest("Invalid signature".into()));
     }
-    let payload: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|_| AppError::BadRequest("The body is not JSON".into()))?;
-    let tx: Transaction = serde_json::from_value(payload.clone())
-        .map_err(|e| AppError::BadRequest(format!("Unexpected callback shape: {e}")))?;
+    let payload: serde_json::Value = serde_json::from_slice(&body).map_err(|_| {
+        state.metrics.webhook("paytabs", "bad_body");
+        AppError::BadRequest("The body is not JSON".into())
+    })?;
+    let tx: Transaction = serde_json::from_value(payload.clone()).map_err(|e| {
+        state.metrics.webhook("paytabs", "bad_body");
+        AppError::BadRequest(format!("Unexpected callback shape: {e}"))
+    })?;
     if crate::sponsors::invoices::is_invoice_cart(&tx.cart_id) {
         // A sponsor's invoice, paid on PayTabs' page.
-        crate::sponsors::invoices::apply_paytabs(&state, &PaymentResult::from(&tx)).await?;
+        let applied =
+            crate::sponsors::invoices::apply_paytabs(&state, &PaymentResult::from(&tx)).await;
+        state
+            .metrics
+            .webhook("paytabs", if applied.is_ok() { "invoice" } else { "error" });
+        applied?;
         return Ok(StatusCode::OK);
     }
     if tx.is_refund() {
         // A refund we asked for; one made in PayTabs' dashboard is only logged.
-        if !crate::payments::refunds::settle_notification(&state, &tx).await? {
+        let known = crate::payments::refunds::settle_notification(&state, &tx).await;
+        state.metrics.webhook(
+            "paytabs",
+            match known {
+                Ok(true) => "refund",
+                Ok(false) => "unknown_refund",
+                Err(_) => "error",
+            },
+        );
+        if !known? {
             tracing::warn!(cart_id = %tx.cart_id, previous = ?tx.previous_tran_ref, "PayTabs refund notification for an unknown refund");
         }
         return Ok(StatusCode::OK);
     }
-    match settle::apply(&state, &PaymentResult::from(&tx), &payload).await? {
+    let settled = settle::apply(&state, &PaymentResult::from(&tx), &payload).await;
+    state.metrics.webhook(
+        "paytabs",
+        settled.as_ref().map_or("error", settle::Outcome::label),
+    );
+    match settled? {
         settle::Outcome::UnknownCart => {
             tracing::warn!(cart_id = %tx.cart_id, "PayTabs callback for an unknown cart")
         }

@@ -63,10 +63,20 @@ pub async fn callback(
     };
     let Some(tx) = paymob::verify_callback(gateway.config.hmac_secret.expose(), &body, hmac) else {
         tracing::warn!("Paymob callback with a missing or invalid HMAC refused");
+        state.metrics.webhook("paymob", "bad_signature");
         return Err(AppError::BadRequest("Invalid signature".into()));
     };
     if tx.is_refund || tx.is_void {
-        if !refunds::settle_paymob_notification(&state, &tx).await? {
+        let known = refunds::settle_paymob_notification(&state, &tx).await;
+        state.metrics.webhook(
+            "paymob",
+            match known {
+                Ok(true) => "refund",
+                Ok(false) => "unknown_refund",
+                Err(_) => "error",
+            },
+        );
+        if !known? {
             tracing::warn!(
                 transaction = tx.id,
                 "Paymob refund notification for an unknown refund"
@@ -74,16 +84,24 @@ pub async fn callback(
         }
         return Ok(StatusCode::OK);
     }
-    let payload: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|_| AppError::BadRequest("The body is not JSON".into()))?;
+    let payload: serde_json::Value = serde_json::from_slice(&body).map_err(|_| {
+        state.metrics.webhook("paymob", "bad_body");
+        AppError::BadRequest("The body is not JSON".into())
+    })?;
     let Some(result) = PaymentResult::from_paymob(&gateway.config, &tx) else {
         tracing::warn!(
             transaction = tx.id,
             "Paymob callback without our order reference"
         );
+        state.metrics.webhook("paymob", "unknown_order");
         return Ok(StatusCode::OK);
     };
-    match settle::apply(&state, &result, &payload["obj"]).await? {
+    let settled = settle::apply(&state, &result, &payload["obj"]).await;
+    state.metrics.webhook(
+        "paymob",
+        settled.as_ref().map_or("error", settle::Outcome::label),
+    );
+    match settled? {
         settle::Outcome::UnknownCart => {
             tracing::warn!(cart_id = %result.cart_id, "Paymob callback for an unknown order")
         }

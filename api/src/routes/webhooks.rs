@@ -39,11 +39,27 @@ pub async fn calendly_webhook(
         chrono::Utc::now().timestamp(),
     ) {
         tracing::warn!(reason = ?e, "Calendly webhook refused");
+        let stale = e == calendly::SignatureError::Stale;
+        state.metrics.webhook(
+            "calendly",
+            if stale {
+                "stale_signature"
+            } else {
+                "bad_signature"
+            },
+        );
         return Err(AppError::Unauthorized("Invalid webhook signature".into()));
     }
-    let json: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|_| AppError::BadRequest("The body is not JSON".into()))?;
-    let outcome = webhook::apply(&state, &json).await?;
+    let json: serde_json::Value = serde_json::from_slice(&body).map_err(|_| {
+        state.metrics.webhook("calendly", "bad_body");
+        AppError::BadRequest("The body is not JSON".into())
+    })?;
+    let outcome = webhook::apply(&state, &json).await;
+    state.metrics.webhook(
+        "calendly",
+        outcome.as_ref().map_or("error", webhook::Outcome::label),
+    );
+    let outcome = outcome?;
     tracing::info!(
         ?outcome,
         event = json["event"].as_str().unwrap_or(""),

@@ -95,6 +95,7 @@ pub async fn run(state: AppState, shutdown: Arc<Notify>) {
             ("send reminders", send_reminders(&state).await),
             ("refresh meeting links", refresh_meeting_links(&state).await),
         ] {
+            state.metrics.task_ran(name, result.is_ok());
             if let Err(e) = result {
                 tracing::error!(
                     job = name,

@@ -378,6 +378,8 @@ pub struct Options {
     /// Where the catalogue is loaded from (`CATALOGUE_URL`); `None` = the repository's
     /// `content/`, read as the build publishes it.
     pub catalogue_url: Option<String>,
+    /// `METRICS_TOKEN` set ([`METRICS_TOKEN`]): `/metrics` answers, and the app counts.
+    pub metrics: bool,
 }
 
 impl Default for Options {
@@ -389,6 +391,7 @@ impl Default for Options {
             trust_proxy: false,
             database_url: None,
             catalogue_url: None,
+            metrics: true,
         }
     }
 }
@@ -402,6 +405,9 @@ pub const PAYMOB_KIOSK_INTEGRATION: i64 = 4_751_002;
 
 /// The Calendly webhook signing key of the tests.
 pub const CALENDLY_KEY: &str = "calendly-test-signing-key";
+
+/// The bearer token of `/metrics` in the tests.
+pub const METRICS_TOKEN: &str = "metrics-test-token-0123456789-abcdefghij";
 
 /// The server key the tests' PayTabs (the stand-in) signs with.
 pub const PAYTABS_KEY: &str = "STESTKEY01-TESTKEY002-TESTKEY003";
@@ -467,6 +473,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
             scheduling_url: format!("{base}/calendly-standin/book"),
         },
         app_secret: Secret::new("test-app-secret-test-app-secret-0123456789"),
+        metrics_token: options.metrics.then(|| Secret::new(METRICS_TOKEN)),
     };
     let kit = DevKit {
         paytabs: Some(StandIn::for_api(&config).expect("the PayTabs stand-in")),
