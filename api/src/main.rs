@@ -101,15 +101,18 @@ fn run() -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(());
     }
+    // Need only DATABASE_URL: a backup job gets no other secret.
     match &cli.command {
         Command::Backup { file } => {
             let url = api::backup::database_url_from_env()?;
-            println!("{}", api::backup::backup(&url, file).await?);
+            let done = tokio::runtime::Runtime::new()?.block_on(api::backup::backup(&url, file))?;
+            println!("{done}");
             return Ok(());
         }
         Command::Restore { file } => {
             let url = api::backup::database_url_from_env()?;
-            println!("{}", api::backup::restore(&url, file).await?);
+            let done = tokio::runtime::Runtime::new()?.block_on(api::backup::restore(&url, file))?;
+            println!("{done}");
             return Ok(());
         }
         _ => {}
