@@ -18,6 +18,7 @@ pub mod error;
 pub mod extract;
 pub mod lots;
 pub mod openapi;
+pub mod operations;
 pub mod payments;
 pub mod providers;
 pub mod rate_limit;

@@ -13,6 +13,7 @@ use crate::db::Db;
 use crate::domain::credits::{self, Expired};
 use crate::domain::{Language, now, ts};
 use crate::email::{credit_templates, enqueue};
+use crate::operations::jobs::{self, Job};
 use crate::state::AppState;
 
 /// How long before a lot expires its reminder goes out.
@@ -134,10 +135,16 @@ pub async fn send_expiry_reminders(state: &AppState) -> anyhow::Result<usize> {
 
 pub async fn run(state: AppState, shutdown: Arc<Notify>) {
     loop {
-        if let Err(e) = expire_due(&state.db).await {
+        if let Err(e) = jobs::run(&state.db, Job::ExpirySweep, expire_due(&state.db)).await {
             tracing::error!(error = format!("{e:#}"), "expiring lots failed");
         }
-        if let Err(e) = send_expiry_reminders(&state).await {
+        if let Err(e) = jobs::run(
+            &state.db,
+            Job::ExpiryReminders,
+            send_expiry_reminders(&state),
+        )
+        .await
+        {
             tracing::error!(error = format!("{e:#}"), "expiry reminders failed");
         }
         tokio::select! {

@@ -114,6 +114,7 @@ impl Application {
             config: Arc::new(config),
             catalogue: Arc::new(catalogue),
             mail_wake: Arc::new(Notify::new()),
+            mail: transport.clone(),
             paytabs,
             paymob,
             calendly,
@@ -131,6 +132,15 @@ impl Application {
                 shutdown.clone(),
             )),
             tokio::spawn(crate::lots::run(state.clone(), shutdown.clone())),
+            tokio::spawn(crate::operations::alerts::run(
+                state.clone(),
+                shutdown.clone(),
+            )),
+            tokio::spawn(crate::operations::catalogue::record_loads(
+                db.clone(),
+                state.catalogue.clone(),
+                shutdown.clone(),
+            )),
         ];
         if let Some(transport) = transport {
             workers.push(tokio::spawn(crate::email::run_worker(

@@ -11,6 +11,7 @@ use tokio::sync::Notify;
 
 use super::settle;
 use crate::domain::ts;
+use crate::operations::jobs::{self, Job};
 use crate::state::AppState;
 
 /// One pass; returns how many transactions it settled to a final state.
@@ -72,7 +73,7 @@ async fn remind_overdue_invoices(state: &AppState) -> anyhow::Result<()> {
 /// Every 5 minutes until shutdown.
 pub async fn run(state: AppState, shutdown: Arc<Notify>) {
     loop {
-        if let Err(e) = run_once(&state).await {
+        if let Err(e) = jobs::run(&state.db, Job::Reconciliation, run_once(&state)).await {
             tracing::error!(error = format!("{e:#}"), "payment reconciliation failed");
         }
         tokio::select! {

@@ -23,6 +23,7 @@ mod lots;
 mod methods;
 mod needs_attention;
 mod newsletter;
+mod operations;
 mod payments;
 mod paymob;
 mod platform;
