@@ -15,6 +15,9 @@
 //!
 //! In development (no `CATALOGUE_URL`), the "site" is `content/` itself, read with the same
 //! function the build publishes with, so the versions are the ones the local pages carry.
+//!
+//! Each version that becomes current, and each fetch that fails, is told to [`Catalogues::loads`]
+//! (the status page records them: `operations::catalogue`).
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -88,6 +91,15 @@ pub struct Catalogues {
     known: RwLock<Known>,
     /// Held while loading.
     loading: tokio::sync::Mutex<Loading>,
+    /// The last load: the version that became current, or a fetch that failed.
+    loads: tokio::sync::watch::Sender<Load>,
+}
+
+/// A load from the source: the version that became current, or why a fetch failed.
+#[derive(Debug, Clone)]
+pub struct Load {
+    pub at: chrono::DateTime<chrono::Utc>,
+    pub outcome: Result<String, String>,
 }
 
 #[derive(Default)]
@@ -132,7 +144,12 @@ impl Catalogues {
         };
         tracing::info!(source = %source, version = %first.version, "catalogue loaded");
         let first = Arc::new(first);
+        let (loads, _) = tokio::sync::watch::channel(Load {
+            at: chrono::Utc::now(),
+            outcome: Ok(first.version.clone()),
+        });
         Ok(Catalogues {
+            loads,
             known: RwLock::new(Known {
                 site: Arc::new(crate::site::SiteInfo::from_catalogue(&first)?),
                 current: first.clone(),
@@ -142,6 +159,16 @@ impl Catalogues {
             source,
             http,
         })
+    }
+
+    /// Where the catalogue is loaded from.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
+    /// The last load, and each one after it as it happens.
+    pub fn loads(&self) -> tokio::sync::watch::Receiver<Load> {
+        self.loads.subscribe()
     }
 
     /// The newest catalogue this process has.
@@ -221,6 +248,7 @@ impl Catalogues {
             let fetched = fetched.map_err(|cause| {
                 tracing::warn!(source = %self.source, wanted = version, error = format!("{cause:#}"),
                     "the catalogue could not be loaded; the last good one stays");
+                self.loads.send_replace(Load { at: chrono::Utc::now(), outcome: Err(format!("{cause:#}")) });
                 VersionError::Unavailable {
                     origin: self.source.to_string(),
                     cause,
@@ -270,6 +298,10 @@ impl Catalogues {
             }
         }
         tracing::info!(from = %known.current.version, to = %catalogue.version, "catalogue updated");
+        self.loads.send_replace(Load {
+            at: chrono::Utc::now(),
+            outcome: Ok(catalogue.version.clone()),
+        });
         let catalogue = match known
             .seen
             .iter()

@@ -20,6 +20,7 @@ pub mod extract;
 pub mod lots;
 pub mod monitoring;
 pub mod openapi;
+pub mod operations;
 pub mod payments;
 pub mod providers;
 pub mod rate_limit;

@@ -13,6 +13,7 @@ use crate::db::Db;
 use crate::domain::credits::{self, Expired};
 use crate::domain::{Language, now, ts};
 use crate::email::{credit_templates, enqueue};
+use crate::operations::jobs::{self, Job};
 use crate::state::AppState;
 
 /// How long before a lot expires its reminder goes out.
@@ -134,14 +135,24 @@ pub async fn send_expiry_reminders(state: &AppState) -> anyhow::Result<usize> {
 
 pub async fn run(state: AppState, shutdown: Arc<Notify>) {
     loop {
-        let expired = expire_due(&state.db).await;
-        state.metrics.task_ran("expire lots", expired.is_ok());
-        if let Err(e) = expired {
+        if let Err(e) = jobs::run(
+            &state.db,
+            &state.metrics,
+            Job::ExpirySweep,
+            expire_due(&state.db),
+        )
+        .await
+        {
             tracing::error!(error = format!("{e:#}"), "expiring lots failed");
         }
-        let reminded = send_expiry_reminders(&state).await;
-        state.metrics.task_ran("expiry reminders", reminded.is_ok());
-        if let Err(e) = reminded {
+        if let Err(e) = jobs::run(
+            &state.db,
+            &state.metrics,
+            Job::ExpiryReminders,
+            send_expiry_reminders(&state),
+        )
+        .await
+        {
             tracing::error!(error = format!("{e:#}"), "expiry reminders failed");
         }
         tokio::select! {

@@ -1,6 +1,6 @@
 //! The `api` command: `serve`, `migrate`, `admin create` to bootstrap the first admin,
-//! `openapi` to print the API's description without a server or a database, and `backup` /
-//! `restore`, which need only `DATABASE_URL`.
+//! `doctor` to check the settings, `openapi` to print the API's description without a server or
+//! a database, and `backup` / `restore`, which need only `DATABASE_URL`.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -42,6 +42,10 @@ enum Command {
         #[command(subcommand)]
         command: LedgerCommand,
     },
+    /// Check the settings against the real services: the database, the SMTP login, PayTabs,
+    /// Paymob, Calendly, the catalogue's address and the clock; exit non-zero, naming each
+    /// broken setting and its fix, if any check fails.
+    Doctor,
     /// Credits' lifecycle jobs, for cron (`api serve` also runs them every minute).
     Credits {
         #[command(subcommand)]
@@ -111,7 +115,8 @@ fn run() -> anyhow::Result<()> {
         }
         Command::Restore { file } => {
             let url = api::backup::database_url_from_env()?;
-            let done = tokio::runtime::Runtime::new()?.block_on(api::backup::restore(&url, file))?;
+            let done =
+                tokio::runtime::Runtime::new()?.block_on(api::backup::restore(&url, file))?;
             println!("{done}");
             return Ok(());
         }
@@ -129,6 +134,7 @@ async fn command(command: Command, config: Config) -> anyhow::Result<()> {
     match command {
         Command::Serve { port } => serve(config, port).await,
         Command::Migrate => migrate(&config).await,
+        Command::Doctor => doctor(&config).await,
         Command::Credits {
             command: CreditsCommand::Expire,
         } => expire_credits(&config).await,
@@ -166,10 +172,26 @@ async fn migrate(config: &Config) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `api doctor`: every check of the status page, printed; an error if one fails.
+async fn doctor(config: &Config) -> anyhow::Result<()> {
+    let report = api::operations::doctor::run(config, None).await;
+    print!("{}", report.text());
+    anyhow::ensure!(report.failed == 0, "{} check(s) failed", report.failed);
+    println!("every check passed");
+    Ok(())
+}
+
 /// `api credits expire`: removes the unused credits of lots past their expiry.
 async fn expire_credits(config: &Config) -> anyhow::Result<()> {
+    use api::operations::jobs::{Job, run};
     let db = Db::connect(config.database_url.expose()).await?;
-    let removed = api::lots::expire_due(&db).await?;
+    let removed = run(
+        &db,
+        &api::monitoring::Metrics::disabled(),
+        Job::ExpirySweep,
+        api::lots::expire_due(&db),
+    )
+    .await?;
     println!("expired lots: {removed} unused credit(s) removed");
     Ok(())
 }

@@ -119,6 +119,7 @@ impl Application {
             config: Arc::new(config),
             catalogue: Arc::new(catalogue),
             mail_wake: Arc::new(Notify::new()),
+            mail: transport.clone(),
             paytabs,
             paymob,
             calendly,
@@ -138,6 +139,15 @@ impl Application {
             )),
             tokio::spawn(crate::lots::run(state.clone(), shutdown.clone())),
             tokio::spawn(state.metrics.clone().upkeep(shutdown.clone())),
+            tokio::spawn(crate::operations::alerts::run(
+                state.clone(),
+                shutdown.clone(),
+            )),
+            tokio::spawn(crate::operations::catalogue::record_loads(
+                db.clone(),
+                state.catalogue.clone(),
+                shutdown.clone(),
+            )),
         ];
         if let Some(transport) = transport {
             workers.push(tokio::spawn(crate::email::run_worker(

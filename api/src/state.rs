@@ -22,6 +22,9 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// Wakes the email worker after a commit that queued mail.
     pub mail_wake: Arc<Notify>,
+    /// What the email worker sends through (the status page's Retry uses it too); `None` in
+    /// development without SMTP, where mail waits in the outbox.
+    pub mail: Option<Arc<dyn crate::email::transport::MailTransport>>,
     pub paytabs: Option<crate::providers::paytabs::PayTabs>,
     /// Paymob (mobile wallets and kiosks), when its keys are set.
     pub paymob: Option<crate::providers::paymob::Paymob>,

@@ -30,14 +30,22 @@ async function freePort() {
   });
 }
 
-/** An SMTP server on localhost that parses and keeps every message. */
+/** An SMTP server on localhost that parses and keeps every message, and refuses mail to the
+ *  addresses a test names for now (`refuse`), as a busy mailbox does (451: try again later). */
 async function startMail() {
   const messages = [];
   const waiters = [];
+  const refused = new Set();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, done) {
+      if (!refused.has(address.address.toLowerCase())) return done();
+      const busy = new Error("Mailbox busy, try again later");
+      busy.responseCode = 451;
+      done(busy);
+    },
     onData(stream, _session, done) {
       simpleParser(stream)
         .then((mail) => {
@@ -53,6 +61,11 @@ async function startMail() {
   return {
     port,
     messages,
+    /** Refuses (or, with `false`, takes again) mail to `address`. */
+    refuse(address, on = true) {
+      if (on) refused.add(address.toLowerCase());
+      else refused.delete(address.toLowerCase());
+    },
     /** The first message to `to` whose subject matches, waiting up to `ms` for it. */
     async waitFor(to, subject, ms = 20_000) {
       const deadline = Date.now() + ms;

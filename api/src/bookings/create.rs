@@ -14,7 +14,7 @@ use crate::domain::{BookingSource, BookingStatus, DomainError, Language, new_id}
 use crate::email::{OutgoingEmail, locale, templates};
 
 /// Why a booking without a valid signed reference waits for the admin (the coach's email).
-const NO_PROOF: &str = "it was booked without the client reference of /book-session, so nothing proves who the client is and no credit was used; assign it to a client or cancel it in Booking Management";
+pub const NO_PROOF: &str = "it was booked without the client reference of /book-session, so nothing proves who the client is and no credit was used; assign it to a client or cancel it in Booking Management";
 /// Why a client's own booking waits: they had no credit.
 const NO_CREDIT: &str = "the client has no credit available, so none was used; assign it once they have one, or cancel it";
 

@@ -1,15 +1,17 @@
 //! Email: messages are written to the `email_outbox` table in the same transaction as what
 //! caused them, and a background worker sends them through a `transport::MailTransport` (SMTP
 //! with lettre, or whatever the application was built with), retrying with back-off. No request
-//! ever waits on SMTP.
+//! waits on SMTP but the admin's Retry of one stuck email (`outbox::send_now`).
 //!
-//! What they say: `templates`, `credit_templates` and `sponsor_templates` (a sponsor's
-//! engagement invitation and invoices), with one data struct per email, rendered through
+//! What they say: `templates`, `credit_templates`, `sponsor_templates` (a sponsor's
+//! engagement invitation and invoices) and `alert_templates` (the coach's alerts from the status
+//! page's watch), with one data struct per email, rendered through
 //! `api/templates/email/<name>.txt` and `.html` by askama, which HTML-escapes every value;
 //! `invitation` writes the `.ics` attached to booking emails (icalendar). Every email
 //! is written in its recipient's language (English or Arabic: `templates` explains how the
 //! translations are laid out), and `locale` writes days, times, money and counts in each.
 
+pub mod alert_templates;
 pub mod credit_templates;
 pub mod invitation;
 pub mod locale;

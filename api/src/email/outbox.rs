@@ -1,5 +1,6 @@
 //! The outbox: `enqueue` inside the caller's transaction; `run_worker` claims due rows, sends
-//! them and records the result, retrying with exponential back-off.
+//! them and records the result, retrying with exponential back-off. `waiting` lists what is not
+//! sent for the status page, and `send_now` is its Retry of one message.
 //!
 //! Claiming is one conditional UPDATE (portable to SQLite): a row is taken only while it is
 //! unlocked, so two workers on PostgreSQL never send the same message.
@@ -92,20 +93,24 @@ async fn claim(db: &Db, limit: i64) -> Result<Vec<(Queued, i64)>, sqlx::Error> {
     Ok(rows
         .into_iter()
         .map(|row| {
-            let queued = Queued {
-                id: row.id,
-                to: row.to_address,
-                reply_to: row.reply_to,
-                subject: row.subject,
-                text: row.text_body,
-                html: row.html_body,
-                headers: serde_json::from_str(&row.headers_json).unwrap_or_default(),
-                attachments: serde_json::from_str(&row.attachments_json).unwrap_or_default(),
-                created_at: row.created_at,
-            };
-            (queued, row.attempts)
+            let attempts = row.attempts;
+            (queued(row), attempts)
         })
         .collect())
+}
+
+fn queued(row: Row) -> Queued {
+    Queued {
+        id: row.id,
+        to: row.to_address,
+        reply_to: row.reply_to,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body,
+        headers: serde_json::from_str(&row.headers_json).unwrap_or_default(),
+        attachments: serde_json::from_str(&row.attachments_json).unwrap_or_default(),
+        created_at: row.created_at,
+    }
 }
 
 /// Sends everything due now; returns how many were handled.
@@ -117,34 +122,129 @@ pub async fn drain_once(
     let batch = claim(db, 20).await?;
     let n = batch.len();
     for (mail, attempts) in batch {
-        match transport.send(from, &mail).await {
-            Ok(()) => {
-                sqlx::query("UPDATE email_outbox SET status = 'sent', sent_at = $1, locked_until = NULL, last_error = NULL WHERE id = $2")
-                    .bind(now())
-                    .bind(&mail.id)
-                    .execute(&db.pool)
-                    .await?;
-                tracing::info!(email_id = %mail.id, subject = %mail.subject, "email sent");
-            }
-            Err(e) => {
-                let give_up = attempts >= MAX_ATTEMPTS;
-                // 30 s, 1 min, 2 min, … capped at 1 hour.
-                let delay = (30_i64 << (attempts - 1).clamp(0, 7)).min(3600);
-                let next = ts(Utc::now() + chrono::Duration::seconds(delay));
-                sqlx::query(
-                    "UPDATE email_outbox SET status = $1, next_attempt_at = $2, locked_until = NULL, last_error = $3 WHERE id = $4",
-                )
-                .bind(if give_up { "failed" } else { "pending" })
-                .bind(&next)
-                .bind(format!("{e:#}"))
+        deliver(db, transport, from, &mail, attempts).await?;
+    }
+    Ok(n)
+}
+
+/// Sends one claimed message and records how it went: sent, or its error and its next try
+/// (failed for good after [`MAX_ATTEMPTS`]). Answers the transport's error, if any.
+async fn deliver(
+    db: &Db,
+    transport: &dyn MailTransport,
+    from: &str,
+    mail: &Queued,
+    attempts: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    match transport.send(from, mail).await {
+        Ok(()) => {
+            sqlx::query("UPDATE email_outbox SET status = 'sent', sent_at = $1, locked_until = NULL, last_error = NULL WHERE id = $2")
+                .bind(now())
                 .bind(&mail.id)
                 .execute(&db.pool)
                 .await?;
-                tracing::warn!(email_id = %mail.id, attempts, give_up, error = format!("{e:#}"), "email not sent");
-            }
+            tracing::info!(email_id = %mail.id, subject = %mail.subject, "email sent");
+            Ok(None)
+        }
+        Err(e) => {
+            let give_up = attempts >= MAX_ATTEMPTS;
+            // 30 s, 1 min, 2 min, … capped at 1 hour.
+            let delay = (30_i64 << (attempts - 1).clamp(0, 7)).min(3600);
+            let next = ts(Utc::now() + chrono::Duration::seconds(delay));
+            let error = format!("{e:#}");
+            sqlx::query(
+                "UPDATE email_outbox SET status = $1, next_attempt_at = $2, locked_until = NULL, last_error = $3 WHERE id = $4",
+            )
+            .bind(if give_up { "failed" } else { "pending" })
+            .bind(&next)
+            .bind(&error)
+            .bind(&mail.id)
+            .execute(&db.pool)
+            .await?;
+            tracing::warn!(email_id = %mail.id, attempts, give_up, error, "email not sent");
+            Ok(Some(error))
         }
     }
-    Ok(n)
+}
+
+/// What the admin's Retry did.
+#[derive(Debug)]
+pub enum SendNow {
+    Sent,
+    /// The mail server refused it again (its answer); it stays in the outbox.
+    Refused(String),
+    NotFound,
+    AlreadySent,
+    /// The worker is sending it at this moment.
+    Busy,
+}
+
+/// Sends message `id`, waiting or failed, now: claimed as the worker claims a row (so the
+/// two never send it twice), then sent and recorded as the worker does.
+pub async fn send_now(
+    db: &Db,
+    transport: &dyn MailTransport,
+    from: &str,
+    id: &str,
+) -> Result<SendNow, sqlx::Error> {
+    let now_t = Utc::now();
+    let lease = ts(now_t + chrono::Duration::seconds(LEASE_SECONDS));
+    let claimed: Option<Row> = sqlx::query_as(
+        "UPDATE email_outbox SET status = 'pending', locked_until = $1, attempts = attempts + 1
+          WHERE id = $2 AND status IN ('pending', 'failed') AND (locked_until IS NULL OR locked_until < $3)
+        RETURNING id, to_address, reply_to, subject, text_body, html_body, headers_json, created_at, attempts, attachments_json",
+    )
+    .bind(&lease)
+    .bind(id)
+    .bind(ts(now_t))
+    .fetch_optional(&db.pool)
+    .await?;
+    let Some(row) = claimed else {
+        let status: Option<String> =
+            sqlx::query_scalar("SELECT status FROM email_outbox WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&db.pool)
+                .await?;
+        return Ok(match status.as_deref() {
+            None => SendNow::NotFound,
+            Some("sent") => SendNow::AlreadySent,
+            Some(_) => SendNow::Busy,
+        });
+    };
+    let attempts = row.attempts;
+    let mail = queued(row);
+    Ok(match deliver(db, transport, from, &mail, attempts).await? {
+        None => SendNow::Sent,
+        Some(error) => SendNow::Refused(error),
+    })
+}
+
+/// An email waiting in the outbox or failed from it, as the status page lists it.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct WaitingEmail {
+    pub id: String,
+    pub to_address: String,
+    pub subject: String,
+    /// `pending` (waiting for its next try) or `failed` (given up after 8 tries).
+    pub status: String,
+    pub attempts: i64,
+    pub created_at: String,
+    /// When the worker tries again (pending only).
+    pub next_attempt_at: String,
+    /// The mail server's last answer.
+    pub last_error: Option<String>,
+}
+
+/// The emails not sent (waiting or failed), oldest first, at most `limit`.
+pub async fn waiting(db: &Db, limit: i64) -> Result<Vec<WaitingEmail>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, to_address, subject, status, attempts, created_at, next_attempt_at, last_error
+           FROM email_outbox WHERE status IN ('pending', 'failed') ORDER BY created_at, id LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(db.reader())
+    .await
 }
 
 /// Runs until `shutdown` fires: wakes when a message is queued (`wake`) or every 5 seconds.
@@ -158,7 +258,7 @@ pub async fn run_worker(
 ) {
     loop {
         let drained = drain_once(&db, &transport, &from).await;
-        metrics.task_ran("email outbox", drained.is_ok());
+        metrics.task_ran("email_outbox", drained.is_ok());
         match drained {
             Ok(n) if n > 0 => continue,
             Ok(_) => {}

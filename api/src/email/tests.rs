@@ -1157,3 +1157,90 @@ fn a_sponsors_emails_escape_names_and_are_in_the_recipients_language() {
         format!("Nile Logistics has booked coaching for you with {SITE}")
     );
 }
+
+/// The coach's two alerts (status page), in `lang`: the webhooks of PayTabs failing, and
+/// `stuck` emails waiting over an hour.
+fn alert_emails(lang: Language, stuck: i64) -> Vec<OutgoingEmail> {
+    use super::alert_templates::*;
+    let at = Utc.with_ymd_and_hms(2026, 12, 3, 13, 5, 0).unwrap();
+    let status_url = match lang {
+        Language::En => "https://coach.example.com/admin#system",
+        Language::Ar => "https://coach.example.com/ar/admin#system",
+    };
+    let reason = match lang {
+        Language::En => "its signature does not match our key",
+        Language::Ar => "توقيعه لا يطابق مفتاحنا",
+    };
+    vec![
+        webhooks_failing(
+            lang,
+            SITE,
+            "coach@example.com",
+            &Failing {
+                provider: "PayTabs",
+                failures: 3,
+                reason,
+                at,
+                time_zone: chrono_tz::Africa::Cairo,
+                status_url,
+            },
+        ),
+        outbox_stuck(
+            lang,
+            SITE,
+            "coach@example.com",
+            &Stuck {
+                count: stuck,
+                oldest: at,
+                time_zone: chrono_tz::Africa::Cairo,
+                status_url,
+            },
+        ),
+    ]
+}
+
+#[test]
+fn alert_snapshots() {
+    for lang in LANGUAGES {
+        let mails = alert_emails(lang.0, 3);
+        check_in(lang, "alert_webhooks", &mails[0]);
+        check_in(lang, "alert_outbox", &mails[1]);
+    }
+}
+
+#[test]
+fn the_alerts_are_in_the_coachs_language_and_count_the_stuck_emails() {
+    for (ar, en) in alert_emails(AR, 1).iter().zip(&alert_emails(EN, 1)) {
+        assert!(
+            has_arabic(&ar.subject) && has_arabic(&ar.text),
+            "{}",
+            ar.text
+        );
+        assert!(
+            ar.html
+                .starts_with("<!doctype html><html lang=\"ar\" dir=\"rtl\">"),
+            "{}",
+            ar.html
+        );
+        assert!(ar.html.contains("/ar/admin#system"), "{}", ar.html);
+        assert!(!has_arabic(&en.subject) && !has_arabic(&en.text) && !has_arabic(&en.html));
+        assert!(!ar.html.contains("If the button does not work"));
+    }
+    let one = &alert_emails(EN, 1)[1];
+    assert!(one.text.starts_with("1 email has waited"), "{}", one.text);
+    let many = &alert_emails(EN, 12)[1];
+    assert!(
+        many.text.starts_with("12 emails have waited"),
+        "{}",
+        many.text
+    );
+    assert!(alert_emails(AR, 2)[1].text.starts_with("رسالتان"));
+    assert!(alert_emails(AR, 5)[1].text.starts_with("5 رسائل"));
+    assert!(alert_emails(AR, 12)[1].text.starts_with("12 رسالة"));
+    // The times are the coach's (Cairo, UTC+2 in December).
+    assert!(
+        alert_emails(EN, 1)[0]
+            .text
+            .contains("at Dec 03, 2026 15:05")
+    );
+}

@@ -4,6 +4,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use anyhow::Context;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
@@ -50,19 +51,58 @@ pub struct SmtpTransport(AsyncSmtpTransport<Tokio1Executor>);
 
 impl SmtpTransport {
     pub fn new(smtp: &SmtpConfig) -> anyhow::Result<SmtpTransport> {
-        let builder = match smtp.tls {
-            SmtpTls::Implicit => AsyncSmtpTransport::<Tokio1Executor>::relay(&smtp.host)?,
-            SmtpTls::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&smtp.host)?,
-            SmtpTls::None => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&smtp.host),
-        };
-        let mut builder = builder
-            .port(smtp.port)
-            .timeout(Some(std::time::Duration::from_secs(20)));
-        if let (Some(user), Some(pass)) = (&smtp.username, &smtp.password) {
-            builder =
-                builder.credentials(Credentials::new(user.clone(), pass.expose().to_string()));
+        Ok(SmtpTransport(smtp_client(smtp, Duration::from_secs(20))?))
+    }
+}
+
+fn smtp_client(
+    smtp: &SmtpConfig,
+    timeout: Duration,
+) -> anyhow::Result<AsyncSmtpTransport<Tokio1Executor>> {
+    let builder = match smtp.tls {
+        SmtpTls::Implicit => AsyncSmtpTransport::<Tokio1Executor>::relay(&smtp.host)?,
+        SmtpTls::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&smtp.host)?,
+        SmtpTls::None => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&smtp.host),
+    };
+    let mut builder = builder.port(smtp.port).timeout(Some(timeout));
+    if let (Some(user), Some(pass)) = (&smtp.username, &smtp.password) {
+        builder = builder.credentials(Credentials::new(user.clone(), pass.expose().to_string()));
+    }
+    Ok(builder.build())
+}
+
+/// Why the SMTP server did not take our login ([`check_login`]).
+#[derive(Debug)]
+pub enum LoginProblem {
+    /// No answer, a broken TLS handshake, or a refusal before any login.
+    Unreachable(String),
+    /// It answered, and refused the username and password (or offers no login we can use).
+    Refused(String),
+}
+
+/// Connects to the SMTP server of `smtp` (TLS as configured) and logs in when a username is
+/// set, then says goodbye: no mail is sent (`api doctor`).
+pub async fn check_login(smtp: &SmtpConfig) -> Result<(), LoginProblem> {
+    let client = smtp_client(smtp, Duration::from_secs(10))
+        .map_err(|e| LoginProblem::Unreachable(format!("{e:#}")))?;
+    match client.test_connection().await {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(LoginProblem::Unreachable(
+            "the server closed the connection".into(),
+        )),
+        Err(e) => {
+            let code = e.status().map(|c| c.to_string()).unwrap_or_default();
+            // 535 credentials invalid, 534/538 mechanism refused, 530 login required, 454
+            // temporary failure of the login; a client error is "no mechanism we can use".
+            let login = matches!(code.as_str(), "530" | "534" | "535" | "538" | "454")
+                || (e.is_client() && e.to_string().contains("authentication"));
+            let text = e.to_string();
+            Err(if login {
+                LoginProblem::Refused(text)
+            } else {
+                LoginProblem::Unreachable(text)
+            })
         }
-        Ok(SmtpTransport(builder.build()))
     }
 }
 

@@ -11,6 +11,7 @@ use tokio::sync::Notify;
 
 use super::settle;
 use crate::domain::ts;
+use crate::operations::jobs::{self, Job};
 use crate::state::AppState;
 
 /// One pass; returns how many transactions it settled to a final state.
@@ -72,9 +73,14 @@ async fn remind_overdue_invoices(state: &AppState) -> anyhow::Result<()> {
 /// Every 5 minutes until shutdown.
 pub async fn run(state: AppState, shutdown: Arc<Notify>) {
     loop {
-        let ran = run_once(&state).await;
-        state.metrics.task_ran("reconcile payments", ran.is_ok());
-        if let Err(e) = ran {
+        if let Err(e) = jobs::run(
+            &state.db,
+            &state.metrics,
+            Job::Reconciliation,
+            run_once(&state),
+        )
+        .await
+        {
             tracing::error!(error = format!("{e:#}"), "payment reconciliation failed");
         }
         tokio::select! {

@@ -188,6 +188,51 @@ impl Client {
     }
 }
 
+impl Client {
+    /// `GET /users/me`: the token's user (`resource.uri`, `resource.current_organization`), or
+    /// 401 for a token Calendly does not accept (`api doctor`).
+    pub async fn me(&self) -> anyhow::Result<super::Answer> {
+        let url = format!("{}/users/me", self.config.api_base.trim_end_matches('/'));
+        self.get_answer(&url, &[]).await
+    }
+
+    /// `GET /webhook_subscriptions` of `organization` in `scope` (`user` with `user`, or
+    /// `organization`): `collection[]` of `{callback_url, state, events, …}` (`api doctor`).
+    pub async fn webhook_subscriptions(
+        &self,
+        organization: &str,
+        scope: &str,
+        user: Option<&str>,
+    ) -> anyhow::Result<super::Answer> {
+        let url = format!(
+            "{}/webhook_subscriptions",
+            self.config.api_base.trim_end_matches('/')
+        );
+        let mut query = vec![
+            ("organization", organization),
+            ("scope", scope),
+            ("count", "100"),
+        ];
+        if let Some(user) = user {
+            query.push(("user", user));
+        }
+        self.get_answer(&url, &query).await
+    }
+
+    async fn get_answer(&self, url: &str, query: &[(&str, &str)]) -> anyhow::Result<super::Answer> {
+        let response = self
+            .http
+            .get(url)
+            .query(query)
+            .bearer_auth(self.token()?)
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await
+            .map_err(|e| anyhow::anyhow!("{}", e.without_url()))?;
+        Ok(super::Answer::read(response).await)
+    }
+}
+
 /// How a cancellation went at Calendly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cancelled {

@@ -494,6 +494,27 @@ impl Paymob {
     }
 }
 
+impl Paymob {
+    /// `POST /v1/intention/` with an empty body: Paymob authenticates the secret key before it
+    /// reads the body, so a wrong key answers 401 and a right one a 400 that names the missing
+    /// fields, and no intention is made (`api doctor`).
+    pub async fn check_key(&self) -> anyhow::Result<super::Answer> {
+        let response = self
+            .http
+            .post(self.url("/v1/intention/"))
+            .header(
+                "authorization",
+                format!("Token {}", self.config.secret_key.expose()),
+            )
+            .timeout(Duration::from_secs(10))
+            .json(&json!({}))
+            .send()
+            .await
+            .map_err(|e| anyhow::anyhow!("{}", e.without_url()))?;
+        Ok(super::Answer::read(response).await)
+    }
+}
+
 /// A bare transaction, or one wrapped as `{"type": "TRANSACTION", "obj": …}` (older answers).
 fn transaction_of_answer(answer: &Value) -> Option<PaymobTransaction> {
     if answer["obj"].is_object() {

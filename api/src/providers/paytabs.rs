@@ -394,6 +394,29 @@ impl PayTabs {
     }
 }
 
+impl PayTabs {
+    /// `/payment/query` for a reference no transaction has: PayTabs checks the server key (401,
+    /// `code 1`) and the profile before it looks, so its answer tells whether both are right
+    /// and touches nothing (`api doctor`).
+    pub async fn check_key(&self) -> anyhow::Result<super::Answer> {
+        let url = format!(
+            "{}/payment/query",
+            self.config.base_url.trim_end_matches('/')
+        );
+        let body = serde_json::json!({"profile_id": self.config.profile_id, "tran_ref": "TST0000000000000"});
+        let response = self
+            .http
+            .post(&url)
+            .header("authorization", self.config.server_key.expose())
+            .timeout(Duration::from_secs(10))
+            .json(&body)
+            .send()
+            .await
+            .map_err(|e| anyhow::anyhow!("{}", e.without_url()))?;
+        Ok(super::Answer::read(response).await)
+    }
+}
+
 /// Lowercase hex HMAC-SHA256 of `msg` with the server key.
 pub fn sign(key: &str, msg: &[u8]) -> String {
     let mut mac = HmacSha256::new_from_slice(key.as_bytes()).expect("HMAC takes any key length");

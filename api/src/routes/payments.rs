@@ -14,6 +14,7 @@ use super::common::optional;
 use crate::domain::{AmountInput, Email, Language, Money, MoneyView, PaymentStatus, ts};
 use crate::error::{AppError, AppResult, ErrorBody};
 use crate::extract::{AppJson, AppPath, AuthUser, ClientIp};
+use crate::operations::webhooks::{self as deliveries, Delivery, Reason};
 use crate::payments::gateway::Checkout;
 use crate::payments::result::PaymentResult;
 use crate::payments::{catalogue, discounts, orders, settle};
@@ -317,7 +318,9 @@ pub async fn callback(
     headers: HeaderMap,
     body: Bytes,
 ) -> AppResult<StatusCode> {
+    let delivery = Delivery::start(&state, deliveries::Provider::Paytabs);
     let Some(paytabs) = &state.paytabs else {
+        delivery.refused(Reason::NotConfigured).await;
         return Err(AppError::NotFound("Payments are not configured".into()));
     };
     let signature = headers
@@ -326,53 +329,47 @@ pub async fn callback(
         .unwrap_or("");
     if !paytabs::verify_callback(paytabs.config.server_key.expose(), &body, signature) {
         tracing::warn!("PayTabs callback with a missing or invalid signature refused");
-        state.metrics.webhook("paytabs", "bad_signature");
+        delivery.refused(Reason::BadSignature).await;
         return Err(AppError::BadRequest("Invalid signature".into()));
     }
-    let payload: serde_json::Value = serde_json::from_slice(&body).map_err(|_| {
-        state.metrics.webhook("paytabs", "bad_body");
-        AppError::BadRequest("The body is not JSON".into())
-    })?;
-    let tx: Transaction = serde_json::from_value(payload.clone()).map_err(|e| {
-        state.metrics.webhook("paytabs", "bad_body");
-        AppError::BadRequest(format!("Unexpected callback shape: {e}"))
-    })?;
+    let Ok(payload) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        delivery.refused(Reason::NotJson).await;
+        return Err(AppError::BadRequest("The body is not JSON".into()));
+    };
+    let tx: Transaction = match serde_json::from_value(payload.clone()) {
+        Ok(tx) => tx,
+        Err(e) => {
+            delivery.refused(Reason::UnexpectedShape).await;
+            return Err(AppError::BadRequest(format!(
+                "Unexpected callback shape: {e}"
+            )));
+        }
+    };
     if crate::sponsors::invoices::is_invoice_cart(&tx.cart_id) {
         // A sponsor's invoice, paid on PayTabs' page.
-        let applied =
-            crate::sponsors::invoices::apply_paytabs(&state, &PaymentResult::from(&tx)).await;
-        state
-            .metrics
-            .webhook("paytabs", if applied.is_ok() { "invoice" } else { "error" });
-        applied?;
+        crate::sponsors::invoices::apply_paytabs(&state, &PaymentResult::from(&tx)).await?;
+        delivery.applied("invoice").await;
         return Ok(StatusCode::OK);
     }
     if tx.is_refund() {
         // A refund we asked for; one made in PayTabs' dashboard is only logged.
-        let known = crate::payments::refunds::settle_notification(&state, &tx).await;
-        state.metrics.webhook(
-            "paytabs",
-            match known {
-                Ok(true) => "refund",
-                Ok(false) => "unknown_refund",
-                Err(_) => "error",
-            },
-        );
-        if !known? {
+        if !crate::payments::refunds::settle_notification(&state, &tx).await? {
             tracing::warn!(cart_id = %tx.cart_id, previous = ?tx.previous_tran_ref, "PayTabs refund notification for an unknown refund");
+            delivery.ignored(Reason::UnknownCart, &tx.cart_id).await;
+            return Ok(StatusCode::OK);
         }
+        delivery.applied("refund").await;
         return Ok(StatusCode::OK);
     }
-    let settled = settle::apply(&state, &PaymentResult::from(&tx), &payload).await;
-    state.metrics.webhook(
-        "paytabs",
-        settled.as_ref().map_or("error", settle::Outcome::label),
-    );
-    match settled? {
+    match settle::apply(&state, &PaymentResult::from(&tx), &payload).await? {
         settle::Outcome::UnknownCart => {
-            tracing::warn!(cart_id = %tx.cart_id, "PayTabs callback for an unknown cart")
+            tracing::warn!(cart_id = %tx.cart_id, "PayTabs callback for an unknown cart");
+            delivery.ignored(Reason::UnknownCart, &tx.cart_id).await;
         }
-        outcome => tracing::info!(cart_id = %tx.cart_id, ?outcome, "PayTabs callback applied"),
+        outcome => {
+            tracing::info!(cart_id = %tx.cart_id, ?outcome, "PayTabs callback applied");
+            delivery.applied(outcome.label()).await;
+        }
     }
     Ok(StatusCode::OK)
 }

@@ -13,6 +13,7 @@ use axum::response::Redirect;
 
 use crate::domain::{Language, PaymentStatus};
 use crate::error::{AppError, AppResult, ErrorBody};
+use crate::operations::webhooks::{Delivery, Provider, Reason};
 use crate::payments::result::PaymentResult;
 use crate::payments::{refunds, settle};
 use crate::providers::paymob;
@@ -52,7 +53,9 @@ pub async fn callback(
     RawQuery(query): RawQuery,
     body: Bytes,
 ) -> AppResult<StatusCode> {
+    let delivery = Delivery::start(&state, Provider::Paymob);
     let Some(gateway) = &state.paymob else {
+        delivery.refused(Reason::NotConfigured).await;
         return Err(AppError::NotFound("Payments are not configured".into()));
     };
     let fields = query_pairs(query.as_deref());
@@ -63,50 +66,45 @@ pub async fn callback(
     };
     let Some(tx) = paymob::verify_callback(gateway.config.hmac_secret.expose(), &body, hmac) else {
         tracing::warn!("Paymob callback with a missing or invalid HMAC refused");
-        state.metrics.webhook("paymob", "bad_signature");
+        delivery.refused(Reason::BadSignature).await;
         return Err(AppError::BadRequest("Invalid signature".into()));
     };
     if tx.is_refund || tx.is_void {
-        let known = refunds::settle_paymob_notification(&state, &tx).await;
-        state.metrics.webhook(
-            "paymob",
-            match known {
-                Ok(true) => "refund",
-                Ok(false) => "unknown_refund",
-                Err(_) => "error",
-            },
-        );
-        if !known? {
+        if !refunds::settle_paymob_notification(&state, &tx).await? {
             tracing::warn!(
                 transaction = tx.id,
                 "Paymob refund notification for an unknown refund"
             );
+            delivery
+                .ignored(Reason::UnknownCart, &tx.id.to_string())
+                .await;
+            return Ok(StatusCode::OK);
         }
+        delivery.applied("refund").await;
         return Ok(StatusCode::OK);
     }
-    let payload: serde_json::Value = serde_json::from_slice(&body).map_err(|_| {
-        state.metrics.webhook("paymob", "bad_body");
-        AppError::BadRequest("The body is not JSON".into())
-    })?;
+    let Ok(payload) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        delivery.refused(Reason::NotJson).await;
+        return Err(AppError::BadRequest("The body is not JSON".into()));
+    };
     let Some(result) = PaymentResult::from_paymob(&gateway.config, &tx) else {
         tracing::warn!(
             transaction = tx.id,
             "Paymob callback without our order reference"
         );
-        state.metrics.webhook("paymob", "unknown_order");
+        delivery
+            .ignored(Reason::UnknownCart, &tx.id.to_string())
+            .await;
         return Ok(StatusCode::OK);
     };
-    let settled = settle::apply(&state, &result, &payload["obj"]).await;
-    state.metrics.webhook(
-        "paymob",
-        settled.as_ref().map_or("error", settle::Outcome::label),
-    );
-    match settled? {
+    match settle::apply(&state, &result, &payload["obj"]).await? {
         settle::Outcome::UnknownCart => {
-            tracing::warn!(cart_id = %result.cart_id, "Paymob callback for an unknown order")
+            tracing::warn!(cart_id = %result.cart_id, "Paymob callback for an unknown order");
+            delivery.ignored(Reason::UnknownCart, &result.cart_id).await;
         }
         outcome => {
-            tracing::info!(cart_id = %result.cart_id, ?outcome, "Paymob callback applied")
+            tracing::info!(cart_id = %result.cart_id, ?outcome, "Paymob callback applied");
+            delivery.applied(outcome.label()).await;
         }
     }
     Ok(StatusCode::OK)

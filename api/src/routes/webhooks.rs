@@ -6,8 +6,11 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 
 use super::common::Status;
+use crate::bookings::create::NO_PROOF;
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::scheduling::{calendly, webhook};
+use crate::operations::webhooks::{Delivery, Provider, Reason};
+use crate::scheduling::calendly;
+use crate::scheduling::webhook::{self, Outcome};
 use crate::state::AppState;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -27,6 +30,7 @@ pub async fn calendly_webhook(
     headers: HeaderMap,
     body: Bytes,
 ) -> AppResult<Json<Status>> {
+    let delivery = Delivery::start(&state, Provider::Calendly);
     let config = &state.config.calendly;
     let header = headers
         .get("calendly-webhook-signature")
@@ -39,31 +43,35 @@ pub async fn calendly_webhook(
         chrono::Utc::now().timestamp(),
     ) {
         tracing::warn!(reason = ?e, "Calendly webhook refused");
-        let stale = e == calendly::SignatureError::Stale;
-        state.metrics.webhook(
-            "calendly",
-            if stale {
-                "stale_signature"
-            } else {
-                "bad_signature"
-            },
-        );
+        delivery
+            .refused(refusal_reason(&e, config.signing_keys.is_empty()))
+            .await;
         return Err(AppError::Unauthorized("Invalid webhook signature".into()));
     }
-    let json: serde_json::Value = serde_json::from_slice(&body).map_err(|_| {
-        state.metrics.webhook("calendly", "bad_body");
-        AppError::BadRequest("The body is not JSON".into())
-    })?;
-    let outcome = webhook::apply(&state, &json).await;
-    state.metrics.webhook(
-        "calendly",
-        outcome.as_ref().map_or("error", webhook::Outcome::label),
-    );
-    let outcome = outcome?;
-    tracing::info!(
-        ?outcome,
-        event = json["event"].as_str().unwrap_or(""),
-        "Calendly webhook applied"
-    );
+    let Ok(json) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        delivery.refused(Reason::NotJson).await;
+        return Err(AppError::BadRequest("The body is not JSON".into()));
+    };
+    let outcome = webhook::apply(&state, &json).await?;
+    let event = json["event"].as_str().unwrap_or("");
+    tracing::info!(?outcome, event, "Calendly webhook applied");
+    match outcome {
+        Outcome::Ignored("not a booking event") => {
+            delivery.ignored(Reason::UnknownEvent, event).await
+        }
+        Outcome::Ignored(_) => delivery.ignored(Reason::UnexpectedShape, event).await,
+        Outcome::Pending(NO_PROOF) => delivery.ignored(Reason::UnknownClient, event).await,
+        Outcome::Pending(_) => delivery.ignored(Reason::NoCredit, event).await,
+        applied => delivery.applied(applied.label()).await,
+    }
     Ok(Json(Status { status: "ok" }))
+}
+
+/// Why a signature was refused, as the status page names it.
+fn refusal_reason(e: &calendly::SignatureError, no_keys: bool) -> Reason {
+    match e {
+        _ if no_keys => Reason::NotConfigured,
+        calendly::SignatureError::Stale => Reason::StaleSignature,
+        _ => Reason::BadSignature,
+    }
 }

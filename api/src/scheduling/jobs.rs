@@ -11,6 +11,7 @@ use tokio::sync::Notify;
 use crate::bookings::{change, store};
 use crate::domain::{now, ts};
 use crate::email::{enqueue_all, templates};
+use crate::operations::jobs::{Job, run as run_job};
 use crate::state::AppState;
 
 /// Confirmed sessions whose end has passed → completed. Returns how many.
@@ -90,12 +91,36 @@ pub async fn run(state: AppState, shutdown: Arc<Notify>) {
         for (name, result) in [
             (
                 "complete past sessions",
-                complete_past_sessions(&state).await.map(|n| n as usize),
+                run_job(
+                    &state.db,
+                    &state.metrics,
+                    Job::CompleteSessions,
+                    complete_past_sessions(&state),
+                )
+                .await
+                .map(|n| n as usize),
             ),
-            ("send reminders", send_reminders(&state).await),
-            ("refresh meeting links", refresh_meeting_links(&state).await),
+            (
+                "send reminders",
+                run_job(
+                    &state.db,
+                    &state.metrics,
+                    Job::SessionReminders,
+                    send_reminders(&state),
+                )
+                .await,
+            ),
+            (
+                "refresh meeting links",
+                run_job(
+                    &state.db,
+                    &state.metrics,
+                    Job::MeetingLinks,
+                    refresh_meeting_links(&state),
+                )
+                .await,
+            ),
         ] {
-            state.metrics.task_ran(name, result.is_ok());
             if let Err(e) = result {
                 tracing::error!(
                     job = name,

@@ -25,6 +25,7 @@ mod methods;
 mod metrics;
 mod needs_attention;
 mod newsletter;
+mod operations;
 mod payments;
 mod paymob;
 mod platform;

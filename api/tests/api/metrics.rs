@@ -362,13 +362,14 @@ async fn the_outbox_expired_credits_and_each_scheduled_task_are_reported() {
     let app = spawn_app().await;
     // Every background task reports its run; they all run once at start.
     let tasks = [
-        "reconcile payments",
-        "complete past sessions",
-        "send reminders",
-        "refresh meeting links",
-        "expire lots",
-        "expiry reminders",
-        "email outbox",
+        "reconciliation",
+        "complete_sessions",
+        "session_reminders",
+        "meeting_links",
+        "expiry_sweep",
+        "expiry_reminders",
+        "alerts",
+        "email_outbox",
     ];
     let started = Utc::now().timestamp() as f64;
     let ran = scrape_until(&app, |s| {

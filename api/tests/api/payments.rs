@@ -130,7 +130,12 @@ fn cart_of(location: &str) -> String {
 }
 
 /// A callback body as PayTabs sends it, and its signature.
-fn callback_for(cart_id: &str, tran_ref: &str, status: &str, total: &str) -> (Vec<u8>, String) {
+pub(crate) fn callback_for(
+    cart_id: &str,
+    tran_ref: &str,
+    status: &str,
+    total: &str,
+) -> (Vec<u8>, String) {
     let body = serde_json::to_vec(&json!({
         "tran_ref": tran_ref, "cart_id": cart_id, "cart_currency": "EGP", "cart_amount": total,
         "tran_currency": "EGP", "tran_total": total, "tran_type": "Sale",
@@ -141,7 +146,7 @@ fn callback_for(cart_id: &str, tran_ref: &str, status: &str, total: &str) -> (Ve
     (body, signature)
 }
 
-async fn send_callback(app: &TestApp, body: &[u8], signature: &str) -> u16 {
+pub(crate) async fn send_callback(app: &TestApp, body: &[u8], signature: &str) -> u16 {
     reqwest::Client::new()
         .post(app.url("/api/payments/paytabs/callback"))
         .header("Content-Type", "application/json")

@@ -163,6 +163,9 @@ fn decode_qp(s: &str) -> String {
 pub struct MailServer {
     pub port: u16,
     pub received: Arc<Mutex<Vec<ReceivedMail>>>,
+    /// Recipients refused for now (`451`, a temporary failure, as a full mailbox or a busy
+    /// server answers): mail to them stays in the outbox until they are accepted again.
+    pub refused: Arc<Mutex<Vec<String>>>,
 }
 
 fn valid_path(arg: &str) -> Option<String> {
@@ -171,87 +174,167 @@ fn valid_path(arg: &str) -> Option<String> {
     (!local.is_empty() && domain.contains('.')).then(|| inner.to_string())
 }
 
+/// `AUTH PLAIN`'s `\0user\0password`, or `AUTH LOGIN`'s two answers, decoded.
+fn b64(s: &str) -> String {
+    use base64::Engine;
+    String::from_utf8(
+        base64::engine::general_purpose::STANDARD
+            .decode(s.trim())
+            .unwrap_or_default(),
+    )
+    .unwrap_or_default()
+}
+
 impl MailServer {
     pub async fn start() -> MailServer {
+        MailServer::start_with(None).await
+    }
+
+    /// A server that, like a provider's, offers `AUTH PLAIN LOGIN`, takes only this username
+    /// and password (535 otherwise), and takes no mail before a login (530).
+    pub async fn start_with_login(username: &str, password: &str) -> MailServer {
+        MailServer::start_with(Some((username.to_string(), password.to_string()))).await
+    }
+
+    async fn start_with(login: Option<(String, String)>) -> MailServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let server = MailServer {
             port: listener.local_addr().unwrap().port(),
             received: Default::default(),
+            refused: Default::default(),
         };
         let received = server.received.clone();
+        let refused = server.refused.clone();
         tokio::spawn(async move {
             loop {
                 let Ok((stream, _)) = listener.accept().await else {
                     break;
                 };
                 let received = received.clone();
+                let refused = refused.clone();
+                let login = login.clone();
                 tokio::spawn(async move {
                     let (read, mut write) = stream.into_split();
                     let mut lines = BufReader::new(read).lines();
                     let _ = write.write_all(b"220 mail.test ESMTP ready\r\n").await;
                     let (mut greeted, mut from, mut to) = (false, None::<String>, Vec::new());
+                    let mut logged_in = login.is_none();
                     while let Ok(Some(line)) = lines.next_line().await {
                         let upper = line.to_ascii_uppercase();
-                        let reply: String =
-                            if upper.starts_with("EHLO") || upper.starts_with("HELO") {
-                                greeted = true;
-                                "250-mail.test\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n".into()
-                            } else if upper.starts_with("MAIL FROM:") {
-                                match (
-                                    greeted,
-                                    valid_path(line[10..].split(' ').next().unwrap_or("")),
-                                ) {
-                                    (false, _) => "503 5.5.1 EHLO first\r\n".into(),
-                                    (true, None) => "501 5.1.7 Bad sender address\r\n".into(),
-                                    (true, Some(a)) => {
-                                        from = Some(a);
-                                        to.clear();
-                                        "250 2.1.0 OK\r\n".into()
-                                    }
-                                }
-                            } else if upper.starts_with("RCPT TO:") {
-                                match (from.is_some(), valid_path(&line[8..])) {
-                                    (false, _) => "503 5.5.1 MAIL first\r\n".into(),
-                                    (true, None) => "550 5.1.1 Bad recipient address\r\n".into(),
-                                    (true, Some(a)) => {
-                                        to.push(a);
-                                        "250 2.1.5 OK\r\n".into()
-                                    }
-                                }
-                            } else if upper == "DATA" {
-                                if to.is_empty() {
-                                    "503 5.5.1 RCPT first\r\n".into()
-                                } else {
-                                    let _ = write
-                                        .write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n")
-                                        .await;
-                                    let mut raw = String::new();
-                                    while let Ok(Some(l)) = lines.next_line().await {
-                                        if l == "." {
-                                            break;
-                                        }
-                                        raw.push_str(
-                                            l.strip_prefix('.')
-                                                .filter(|_| l.starts_with(".."))
-                                                .unwrap_or(&l),
-                                        );
-                                        raw.push_str("\r\n");
-                                    }
-                                    received.lock().unwrap().push(ReceivedMail {
-                                        from: from.take().unwrap_or_default(),
-                                        to: std::mem::take(&mut to),
-                                        raw,
-                                    });
-                                    "250 2.0.0 Queued\r\n".into()
-                                }
-                            } else if upper == "QUIT" {
-                                let _ = write.write_all(b"221 2.0.0 Bye\r\n").await;
-                                break;
-                            } else if upper == "RSET" || upper == "NOOP" {
-                                "250 2.0.0 OK\r\n".into()
+                        let reply: String = if upper.starts_with("EHLO")
+                            || upper.starts_with("HELO")
+                        {
+                            greeted = true;
+                            if login.is_some() {
+                                "250-mail.test\r\n250-8BITMIME\r\n250-AUTH PLAIN LOGIN\r\n250 SMTPUTF8\r\n".into()
                             } else {
-                                "502 5.5.2 Command not recognised\r\n".into()
+                                "250-mail.test\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n".into()
+                            }
+                        } else if upper.starts_with("AUTH ") && login.is_some() {
+                            let (user, pass) = login.clone().unwrap_or_default();
+                            let mut words = line.split_whitespace().skip(1);
+                            let mechanism = words.next().unwrap_or("").to_ascii_uppercase();
+                            let initial = words.next().map(str::to_string);
+                            let mut ask = async |prompt: &str| {
+                                let _ = write
+                                    .write_all(format!("334 {prompt}\r\n").as_bytes())
+                                    .await;
+                                lines.next_line().await.ok().flatten().unwrap_or_default()
                             };
+                            let given = match mechanism.as_str() {
+                                "PLAIN" => {
+                                    let answer = match initial {
+                                        Some(a) => a,
+                                        None => ask("").await,
+                                    };
+                                    let plain = b64(&answer);
+                                    let mut parts = plain.split('\0').skip(1);
+                                    Some((
+                                        parts.next().unwrap_or("").to_string(),
+                                        parts.next().unwrap_or("").to_string(),
+                                    ))
+                                }
+                                "LOGIN" => {
+                                    let u = match initial {
+                                        Some(a) => b64(&a),
+                                        None => b64(&ask("VXNlcm5hbWU6").await),
+                                    };
+                                    let p = b64(&ask("UGFzc3dvcmQ6").await);
+                                    Some((u, p))
+                                }
+                                _ => None,
+                            };
+                            match given {
+                                None => "504 5.5.4 Unrecognized authentication type\r\n".into(),
+                                Some((u, p)) if u == user && p == pass => {
+                                    logged_in = true;
+                                    "235 2.7.0 Authentication successful\r\n".into()
+                                }
+                                Some(_) => {
+                                    "535 5.7.8 Authentication credentials invalid\r\n".into()
+                                }
+                            }
+                        } else if upper.starts_with("MAIL FROM:") {
+                            match (
+                                greeted,
+                                logged_in,
+                                valid_path(line[10..].split(' ').next().unwrap_or("")),
+                            ) {
+                                (false, _, _) => "503 5.5.1 EHLO first\r\n".into(),
+                                (true, false, _) => "530 5.7.0 Authentication required\r\n".into(),
+                                (true, true, None) => "501 5.1.7 Bad sender address\r\n".into(),
+                                (true, true, Some(a)) => {
+                                    from = Some(a);
+                                    to.clear();
+                                    "250 2.1.0 OK\r\n".into()
+                                }
+                            }
+                        } else if upper.starts_with("RCPT TO:") {
+                            match (from.is_some(), valid_path(&line[8..])) {
+                                (false, _) => "503 5.5.1 MAIL first\r\n".into(),
+                                (true, None) => "550 5.1.1 Bad recipient address\r\n".into(),
+                                (true, Some(a)) if refused.lock().unwrap().contains(&a) => {
+                                    "451 4.2.1 Mailbox busy, try again later\r\n".into()
+                                }
+                                (true, Some(a)) => {
+                                    to.push(a);
+                                    "250 2.1.5 OK\r\n".into()
+                                }
+                            }
+                        } else if upper == "DATA" {
+                            if to.is_empty() {
+                                "503 5.5.1 RCPT first\r\n".into()
+                            } else {
+                                let _ = write
+                                    .write_all(b"354 End data with <CR><LF>.<CR><LF>\r\n")
+                                    .await;
+                                let mut raw = String::new();
+                                while let Ok(Some(l)) = lines.next_line().await {
+                                    if l == "." {
+                                        break;
+                                    }
+                                    raw.push_str(
+                                        l.strip_prefix('.')
+                                            .filter(|_| l.starts_with(".."))
+                                            .unwrap_or(&l),
+                                    );
+                                    raw.push_str("\r\n");
+                                }
+                                received.lock().unwrap().push(ReceivedMail {
+                                    from: from.take().unwrap_or_default(),
+                                    to: std::mem::take(&mut to),
+                                    raw,
+                                });
+                                "250 2.0.0 Queued\r\n".into()
+                            }
+                        } else if upper == "QUIT" {
+                            let _ = write.write_all(b"221 2.0.0 Bye\r\n").await;
+                            break;
+                        } else if upper == "RSET" || upper == "NOOP" {
+                            "250 2.0.0 OK\r\n".into()
+                        } else {
+                            "502 5.5.2 Command not recognised\r\n".into()
+                        };
                         if write.write_all(reply.as_bytes()).await.is_err() {
                             break;
                         }
@@ -260,6 +343,15 @@ impl MailServer {
             }
         });
         server
+    }
+
+    /// Refuses mail to `address` for now (451), or (`false`) takes it again.
+    pub fn refuse(&self, address: &str, refuse: bool) {
+        let mut refused = self.refused.lock().unwrap();
+        refused.retain(|a| a != address);
+        if refuse {
+            refused.push(address.to_string());
+        }
     }
 
     /// Waits (up to 10 s) for a message to `to` whose subject contains `subject`.

@@ -3,8 +3,8 @@
 //! towards our API the way Calendly does (docs/integrations.md §2): bookings, cancellations and
 //! reschedules made on its pages (or through the methods tests call) reach our webhook as signed
 //! `invitee.created` / `invitee.canceled` deliveries with Calendly's payload shape, and it
-//! answers the two API calls our client makes (get a scheduled event, cancel it) behind a Bearer
-//! token. Our client reaches it only through its configured base URLs, so the production code
+//! answers the API calls our client makes (get a scheduled event, cancel it; `api doctor`'s
+//! `/users/me` and webhook subscriptions) behind a Bearer token. Our client reaches it only through its configured base URLs, so the production code
 //! path is what runs.
 //!
 //! State lives in memory: a restart forgets every booking, which is what a stand-in wants.
@@ -151,6 +151,10 @@ pub struct CalendlyStandIn {
     /// When true, invitee.created carries location.join_url = null (status "processing") and the
     /// API's GET scheduled event returns the join_url only afterwards (as Google Meet links appear late).
     pub join_url_late: AtomicBool,
+    /// The state of the webhook subscription for our webhook URL, as `GET
+    /// /webhook_subscriptions` lists it: `active` (from the start: the stand-in delivers to it),
+    /// `disabled` (what Calendly does after a day of failed deliveries), or none.
+    subscription: Mutex<Option<&'static str>>,
 }
 
 impl CalendlyStandIn {
@@ -190,7 +194,17 @@ impl CalendlyStandIn {
                 .build()
                 .expect("a TLS backend is available"),
             join_url_late: AtomicBool::new(false),
+            subscription: Mutex::new(Some("active")),
         })
+    }
+
+    /// Sets the webhook subscription's state (`Some("disabled")`), or removes it (`None`), for
+    /// tests of what `api doctor` says about it. Deliveries are not affected.
+    pub fn set_subscription(&self, state: Option<&'static str>) {
+        *self
+            .subscription
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = state;
     }
 
     /// Books `start` (UTC; 60 minutes) for name/email with optional utm_content; sends invitee.created
@@ -257,6 +271,10 @@ impl CalendlyStandIn {
 
     fn host_uri(&self) -> String {
         format!("{}/api/users/HOST", self.base())
+    }
+
+    fn organization_uri(&self) -> String {
+        format!("{}/api/organizations/ORG", self.base())
     }
 
     /// The configuration has no host name, so one is made from the email's local part

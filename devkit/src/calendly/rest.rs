@@ -1,19 +1,20 @@
-//! The two calls of Calendly's REST API our client makes: get a scheduled event, and cancel it
-//! (which, as at Calendly, answers at once and delivers `invitee.canceled` on its own schedule).
+//! The calls of Calendly's REST API our client makes: get a scheduled event, and cancel it
+//! (which, as at Calendly, answers at once and delivers `invitee.canceled` on its own schedule);
+//! and what `api doctor` asks: the token's user (`/users/me`) and the webhook subscriptions.
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use chrono::Utc;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
 
-use super::{CalendlyStandIn, Cancellation};
+use super::{CalendlyStandIn, Cancellation, timestamp};
 
 pub(super) fn routes() -> Router<Arc<CalendlyStandIn>> {
     Router::new()
@@ -24,6 +25,11 @@ pub(super) fn routes() -> Router<Arc<CalendlyStandIn>> {
         .route(
             "/calendly-standin/api/scheduled_events/{evt}/cancellation",
             post(api_cancel),
+        )
+        .route("/calendly-standin/api/users/me", get(api_me))
+        .route(
+            "/calendly-standin/api/webhook_subscriptions",
+            get(api_subscriptions),
         )
 }
 
@@ -179,4 +185,101 @@ fn cancel_event(
         event.updated_at = now;
     }
     Ok(bodies)
+}
+
+/// `GET /users/me`: the host, as Calendly describes the token's user.
+async fn api_me(State(s): State<Arc<CalendlyStandIn>>, headers: HeaderMap) -> Response {
+    if !authorised(&s, &headers) {
+        return unauthenticated();
+    }
+    Json(json!({"resource": {
+        "uri": s.host_uri(),
+        "name": s.host_name(),
+        "slug": "host",
+        "email": s.config.host_email,
+        "scheduling_url": format!("{}/book", s.base()),
+        "timezone": s.config.time_zone.name(),
+        "avatar_url": null,
+        "created_at": "2026-01-05T09:00:00.000000Z",
+        "updated_at": "2026-01-05T09:00:00.000000Z",
+        "current_organization": s.organization_uri(),
+        "resource_type": "User",
+        "locale": "en"
+    }}))
+    .into_response()
+}
+
+#[derive(Deserialize)]
+struct SubscriptionQuery {
+    organization: Option<String>,
+    scope: Option<String>,
+    user: Option<String>,
+}
+
+/// `GET /webhook_subscriptions?organization=…&scope=user&user=…`: the one subscription the
+/// stand-in delivers to (a `user` one, for our webhook URL), in the state tests set. As at
+/// Calendly, `organization` and `scope` are required, and `user` with the `user` scope.
+async fn api_subscriptions(
+    State(s): State<Arc<CalendlyStandIn>>,
+    headers: HeaderMap,
+    Query(q): Query<SubscriptionQuery>,
+) -> Response {
+    if !authorised(&s, &headers) {
+        return unauthenticated();
+    }
+    let invalid = || {
+        api_error(
+            StatusCode::BAD_REQUEST,
+            "Invalid Argument",
+            "The supplied parameters are invalid.",
+        )
+    };
+    let (Some(organization), Some(scope)) = (q.organization.as_deref(), q.scope.as_deref()) else {
+        return invalid();
+    };
+    if organization != s.organization_uri() {
+        return api_error(
+            StatusCode::FORBIDDEN,
+            "Permission Denied",
+            "You do not have permission to access this resource.",
+        );
+    }
+    let ours = match scope {
+        "user" => match q.user.as_deref() {
+            None => return invalid(),
+            Some(user) => user == s.host_uri(),
+        },
+        "organization" => false,
+        _ => return invalid(),
+    };
+    let state = *s
+        .subscription
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let collection: Vec<Value> = state
+        .filter(|_| ours)
+        .map(|state| {
+            let created = timestamp(Utc::now() - chrono::Duration::days(30));
+            json!({
+                "uri": format!("{}/api/webhook_subscriptions/SUB", s.base()),
+                "callback_url": s.config.webhook_url,
+                "created_at": created,
+                "updated_at": created,
+                "retry_started_at": null,
+                "state": state,
+                "events": ["invitee.created", "invitee.canceled"],
+                "scope": "user",
+                "organization": s.organization_uri(),
+                "user": s.host_uri(),
+                "group": null,
+                "creator": s.host_uri()
+            })
+        })
+        .into_iter()
+        .collect();
+    Json(json!({
+        "collection": collection,
+        "pagination": {"count": collection.len(), "next_page": null, "previous_page": null, "next_page_token": null, "previous_page_token": null}
+    }))
+    .into_response()
 }

@@ -585,6 +585,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything the page shows but the checks, which it runs on request. */
+        get: operations["system"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/system/doctor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Runs `api doctor`'s checks from the API, with its own configuration and database. */
+        post: operations["run_doctor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/system/ledger-verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recomputes every account from the ledger and every lot from its moves, as `api ledger
+         *     verify` does.
+         */
+        post: operations["verify_ledger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/system/outbox/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a waiting or failed email now, through the mail server the outbox uses. */
+        post: operations["retry_email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/transfers": {
         parameters: {
             query?: never;
@@ -1364,6 +1435,23 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description An account whose totals differ from its ledger. */
+        AccountDifference: {
+            /** Format: int64 */
+            availableCredits: number;
+            clientName?: string | null;
+            /** Format: int64 */
+            ledgerTotal: number;
+            /** Format: int64 */
+            ledgerUsed: number;
+            /** Format: int64 */
+            lotsRemaining: number;
+            /** Format: int64 */
+            totalCredits: number;
+            /** Format: int64 */
+            usedCredits: number;
+            userId: string;
+        };
         AccountView: {
             /** Format: int64 */
             availableCredits: number;
@@ -1476,10 +1564,47 @@ export interface components {
             creditReturned: boolean;
             session: components["schemas"]["SessionView"];
         };
+        /** @description The catalogue as the status page shows it. */
+        CatalogueStatus: {
+            error?: string | null;
+            /** @description A load that failed after it (the last good catalogue stayed), and why. */
+            failedAt?: string | null;
+            loadedAt?: string | null;
+            source?: string | null;
+            /** @description The newest version an API process loaded, when, and from where; `null` before any. */
+            version?: string | null;
+        };
         ChangePassword: {
             current_password?: string | null;
             new_password?: string | null;
         };
+        /**
+         * @description What a check found. Its English words, with `{value}` for each value it names, are
+         *     [`Code::english`]; the status page has them in each language (`admin.system.check.<code>`).
+         * @enum {string}
+         */
+        CheckCode: "database_ok" | "database_unreachable" | "migrations_pending" | "migrations_unknown" | "migration_changed" | "smtp_ok" | "smtp_ok_no_login" | "smtp_not_configured" | "smtp_unreachable" | "smtp_login_refused" | "paytabs_ok" | "paytabs_not_configured" | "paytabs_key_refused" | "paytabs_profile_refused" | "paytabs_unreachable" | "paytabs_unexpected" | "paymob_ok" | "paymob_not_configured" | "paymob_key_refused" | "paymob_unreachable" | "paymob_unexpected" | "calendly_ok" | "calendly_not_configured" | "calendly_token_refused" | "calendly_unreachable" | "calendly_unexpected" | "calendly_no_subscription" | "calendly_subscription_disabled" | "calendly_no_signing_key" | "catalogue_ok" | "catalogue_unreachable" | "catalogue_http" | "catalogue_invalid" | "clock_ok" | "clock_ahead" | "clock_behind" | "clock_unknown";
+        /**
+         * @description What is checked, in the order shown.
+         * @enum {string}
+         */
+        CheckName: "database" | "smtp" | "paytabs" | "paymob" | "calendly" | "catalogue" | "clock";
+        /** @description One check's result. */
+        CheckResult: {
+            check: components["schemas"]["CheckName"];
+            code: components["schemas"]["CheckCode"];
+            /** @description In English: what to do (failures, and what is not configured). */
+            fix?: string | null;
+            /** @description In English: what was found. */
+            message: string;
+            status: components["schemas"]["CheckStatus"];
+            /** @description The values its words name (`address`, `version`, `error`…), none of them secret. */
+            values: {
+                [key: string]: string;
+            };
+        };
+        /** @enum {string} */
+        CheckStatus: "ok" | "failed" | "skipped";
         ClientDetailView: {
             account: components["schemas"]["AccountView"];
             createdAt: string;
@@ -1733,6 +1858,13 @@ export interface components {
             /** Format: int32 */
             sessions?: number | null;
         };
+        /** @description Every check, in [`CheckName`]'s order. */
+        DoctorReport: {
+            checkedAt: string;
+            checks: components["schemas"]["CheckResult"][];
+            /** @description How many failed. */
+            failed: number;
+        };
         EditProfile: {
             fullName?: string | null;
             language?: null | components["schemas"]["Language"];
@@ -1742,6 +1874,16 @@ export interface components {
             role?: string | null;
         };
         Empty: Record<string, never>;
+        /** @description An engagement whose executives' credits differ from the lots it made. */
+        EngagementDifference: {
+            engagementId: string;
+            /** Format: int64 */
+            lotsGranted: number;
+            /** Format: int64 */
+            membersGranted: number;
+            /** Format: int64 */
+            moved: number;
+        };
         EngagementList: {
             engagements: components["schemas"]["EngagementView"][];
         };
@@ -1862,6 +2004,29 @@ export interface components {
             vatRate?: number | null;
         };
         /**
+         * @description The jobs the status page shows.
+         * @enum {string}
+         */
+        Job: "expiry_sweep" | "expiry_reminders" | "session_reminders" | "complete_sessions" | "meeting_links" | "reconciliation" | "alerts";
+        /** @description A job's last run, as the status page shows it. */
+        JobRun: {
+            /** @description Why it failed (the API's own words, English). */
+            error?: string | null;
+            finishedAt: string;
+            /**
+             * Format: int64
+             * @description What it did: credits removed, emails queued, sessions completed, links filled, payments
+             *     settled, alerts sent.
+             */
+            items?: number | null;
+            job: components["schemas"]["Job"];
+            /** @description Its last run that ended well; `null` if none has. */
+            lastOkAt?: string | null;
+            /** @description `ok` or `failed`. */
+            outcome: string;
+            startedAt: string;
+        };
+        /**
          * @description A language of the portal, as its BCP 47 primary tag.
          * @enum {string}
          */
@@ -1887,6 +2052,25 @@ export interface components {
              */
             kind: string;
             note?: string | null;
+        };
+        /** @description `api ledger verify`'s answer. */
+        LedgerReport: {
+            accounts: components["schemas"]["AccountDifference"][];
+            /** Format: int64 */
+            accountsChecked: number;
+            engagements: components["schemas"]["EngagementDifference"][];
+            lots: components["schemas"]["LotDifference"][];
+            /** @description Every account equals its ledger, every lot its moves, every engagement its lots. */
+            ok: boolean;
+        };
+        /** @description A lot whose remaining credits differ from its moves. */
+        LotDifference: {
+            lotId: string;
+            /** Format: int64 */
+            moved: number;
+            /** Format: int64 */
+            remaining: number;
+            userId: string;
         };
         /** @description The sponsor's engagement a lot's credits came from. */
         LotEngagement: {
@@ -2212,6 +2396,13 @@ export interface components {
         ResetRequest: {
             email?: string | null;
         };
+        /** @description What Retry did. */
+        RetryView: {
+            /** @description The mail server's answer when it refused. */
+            error?: string | null;
+            /** @description `sent`, or `pending` / `failed` when the mail server refused it again. */
+            status: string;
+        };
         /**
          * @description Who a user is to the portal. Stored as `admin` / `client`; compared only as this enum.
          * @enum {string}
@@ -2346,6 +2537,21 @@ export interface components {
             /** @description Where the form was (e.g. `footer`), kept as consent evidence. */
             source?: string | null;
         };
+        /** @description What the status page shows. */
+        SystemView: {
+            /** @description Whether Retry can send (a mail server is configured). */
+            canSendMail: boolean;
+            /** @description The catalogue loaded from the site. */
+            catalogue: components["schemas"]["CatalogueStatus"];
+            /** @description Each scheduled job's last run. */
+            jobs: components["schemas"]["JobRun"][];
+            /** @description Emails waiting in the outbox or failed from it, oldest first. */
+            outbox: components["schemas"]["WaitingEmail"][];
+            /** @description The newest webhooks not applied, newest first, with their reason. */
+            refusals: components["schemas"]["WebhookRefusal"][];
+            /** @description Each provider's last webhook (only those that have sent one). */
+            webhooks: components["schemas"]["WebhookStatus"][];
+        };
         /** @description A transfer order waiting for its money: what to send, where, and the reference to write. */
         TransferView: {
             accountName: string;
@@ -2368,6 +2574,54 @@ export interface components {
             email: string;
             email_confirmed: boolean;
             id: string;
+        };
+        /** @description An email waiting in the outbox or failed from it, as the status page lists it. */
+        WaitingEmail: {
+            /** Format: int64 */
+            attempts: number;
+            createdAt: string;
+            id: string;
+            /** @description The mail server's last answer. */
+            lastError?: string | null;
+            /** @description When the worker tries again (pending only). */
+            nextAttemptAt: string;
+            /** @description `pending` (waiting for its next try) or `failed` (given up after 8 tries). */
+            status: string;
+            subject: string;
+            toAddress: string;
+        };
+        /** @enum {string} */
+        WebhookProvider: "paytabs" | "paymob" | "calendly";
+        /**
+         * @description Why a delivery was not applied.
+         * @enum {string}
+         */
+        WebhookReason: "bad_signature" | "stale_signature" | "not_json" | "unexpected_shape" | "unknown_event" | "unknown_cart" | "unknown_client" | "no_credit" | "not_configured" | "error";
+        /** @description A delivery that was not applied. */
+        WebhookRefusal: {
+            /** @description What it was about: an event kind, a cart id. */
+            detail?: string | null;
+            id: string;
+            /** @description `ignored` (accepted, nothing applied), `refused` (4xx) or `failed` (the API's error). */
+            outcome: string;
+            provider: components["schemas"]["WebhookProvider"];
+            reason: components["schemas"]["WebhookReason"];
+            receivedAt: string;
+        };
+        /** @description A provider's last delivery, for the status page. */
+        WebhookStatus: {
+            /** @description When the coach was emailed about this run of failures. */
+            alertedAt?: string | null;
+            /**
+             * Format: int64
+             * @description Refused or failed deliveries since the last one that got through.
+             */
+            failuresInRow: number;
+            lastAt: string;
+            /** @description `applied`, `ignored`, `refused` or `failed`. */
+            lastOutcome: string;
+            lastReason?: null | components["schemas"]["WebhookReason"];
+            provider: components["schemas"]["WebhookProvider"];
         };
     };
     responses: never;
@@ -5068,6 +5322,175 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    system: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run_doctor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoctorReport"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify_ledger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LedgerReport"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    retry_email: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent, or refused again by the mail server (it stays in the outbox) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetryView"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sent already, being sent right now, or no mail server is configured */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path holds characters no id has */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

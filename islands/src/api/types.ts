@@ -39,6 +39,22 @@ export type DiscountCodeView = Schemas["DiscountCodeView"];
 /** The part of GET /api/dashboard the admin pages use: the external scheduling page. */
 export type SchedulerInfo = Pick<DashboardView, "schedulerUrl" | "schedulerName">;
 
+// The status page (admin -> System, issue 24).
+export type SystemView = Schemas["SystemView"];
+export type WebhookStatus = Schemas["WebhookStatus"];
+export type WebhookRefusal = Schemas["WebhookRefusal"];
+export type WebhookReason = Schemas["WebhookReason"];
+export type WebhookProvider = Schemas["WebhookProvider"];
+export type WaitingEmail = Schemas["WaitingEmail"];
+export type JobRun = Schemas["JobRun"];
+export type Job = Schemas["Job"];
+export type CatalogueStatus = Schemas["CatalogueStatus"];
+/** `api doctor`'s checks, as POST /api/admin/system/doctor answers them. */
+export type DoctorReport = Schemas["DoctorReport"];
+export type CheckResult = Schemas["CheckResult"];
+export type CheckCode = Schemas["CheckCode"];
+export type LedgerReport = Schemas["LedgerReport"];
+
 export type Role = Schemas["Role"];
 
 /** The signed-in user and profile (GET /api/auth/session, sign-in, sign-up). */

@@ -1,5 +1,6 @@
 // /admin: five stat cards and the Client Management, Booking Management, Sessions Management
-// and Add Payment tabs (spec §2), Discount Codes (issue 22) and Sponsors (issue 23).
+// and Add Payment tabs (spec §2), Discount Codes (issue 22), Sponsors (issue 23) and System
+// (issue 24: the status page).
 // Signed-out visitors go to /auth, non-admins to /dashboard.
 import * as Tabs from "@radix-ui/react-tabs";
 import { Suspense, lazy, useEffect, useRef, useState } from "react";
@@ -18,7 +19,7 @@ import { dir, loadMessages, t } from "../lib/i18n";
 import { mountIsland } from "../lib/mount";
 import { Spinner } from "../lib/ui";
 
-const TABS = ["clients", "bookings", "sessions", "payments", "discounts", "sponsors"] as const;
+const TABS = ["clients", "bookings", "sessions", "payments", "discounts", "sponsors", "system"] as const;
 type Tab = (typeof TABS)[number];
 
 // The Discount Codes tab (and zod with its form) loads when first shown, or hovered or focused.
@@ -36,6 +37,17 @@ const loadSponsors = () =>
     }));
 const SponsorsTab = lazy(() => loadSponsors().then((m) => ({ default: m.SponsorsTab })));
 const preloadSponsors = () => void loadSponsors().catch(() => undefined);
+// And the System tab, with its messages (system).
+let systemPending: Promise<typeof import("../admin/SystemTab")> | null = null;
+const loadSystem = () =>
+  (systemPending ??= Promise.all([import("../admin/SystemTab"), loadMessages(["system"])])
+    .then(([m]) => m)
+    .catch((e: unknown) => {
+      systemPending = null;
+      throw e;
+    }));
+const SystemTab = lazy(() => loadSystem().then((m) => ({ default: m.SystemTab })));
+const preloadSystem = () => void loadSystem().catch(() => undefined);
 
 function initialTab(): Tab {
   const h = window.location.hash.slice(1);
@@ -140,6 +152,9 @@ function AdminDashboard() {
           <Tabs.Trigger className="tabs__trigger" value="sponsors" onPointerEnter={preloadSponsors} onFocus={preloadSponsors}>
             {t("admin.tabs.sponsors")}
           </Tabs.Trigger>
+          <Tabs.Trigger className="tabs__trigger" value="system" onPointerEnter={preloadSystem} onFocus={preloadSystem}>
+            {t("admin.tabs.system")}
+          </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content className="tabs__panel" value="clients">
           <ClientsTab refreshKey={refreshKey} onChanged={refresh} />
@@ -164,6 +179,13 @@ function AdminDashboard() {
           <TabBoundary>
             <Suspense fallback={<Spinner label={t("admin.tabs.sponsorsLoading")} />}>
               <SponsorsTab clients={clients} />
+            </Suspense>
+          </TabBoundary>
+        </Tabs.Content>
+        <Tabs.Content className="tabs__panel" value="system">
+          <TabBoundary>
+            <Suspense fallback={<Spinner label={t("admin.tabs.systemLoading")} />}>
+              <SystemTab />
             </Suspense>
           </TabBoundary>
         </Tabs.Content>

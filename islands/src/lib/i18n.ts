@@ -30,6 +30,7 @@ import type Purchase from "../i18n/en/purchase.json";
 import type Receipt from "../i18n/en/receipt.json";
 import type SponsorReport from "../i18n/en/sponsorReport.json";
 import type Sponsors from "../i18n/en/sponsors.json";
+import type System from "../i18n/en/system.json";
 
 import { type Lang, LANGUAGES, localeOf, pageLang, pathIn } from "./lang";
 
@@ -56,6 +57,7 @@ export type Namespace =
   | "adminClientDialogs"
   | "discounts"
   | "sponsors"
+  | "system"
   | "invoice"
   | "sponsorReport";
 export const NAMESPACES: readonly Namespace[] = [
@@ -74,6 +76,7 @@ export const NAMESPACES: readonly Namespace[] = [
   "adminClientDialogs",
   "discounts",
   "sponsors",
+  "system",
   "invoice",
   "sponsorReport",
 ];
@@ -94,6 +97,7 @@ export type MessageKey =
   | Keys<typeof AdminClientDialogs>
   | Keys<typeof Discounts>
   | Keys<typeof Sponsors>
+  | Keys<typeof System>
   | Keys<typeof Invoice>
   | Keys<typeof SponsorReport>;
 

@@ -1,4 +1,5 @@
-//! The admin dashboard's API (spec §2 /admin, §3, §5), one module per resource. Every route
+//! The admin dashboard's API (spec §2 /admin, §3, §5; the status page of issue 24), one module
+//! per resource. Every route
 //! takes `AdminUser` (401 signed out, 403 for a client).
 
 mod bookings;
@@ -11,6 +12,7 @@ mod lots;
 mod payments;
 mod sponsors;
 mod stats;
+mod system;
 mod transfers;
 mod users;
 mod waive;
@@ -82,4 +84,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sponsors::revoke_report_link))
         .routes(routes!(discounts::deactivate_code))
         .routes(routes!(discounts::activate_code))
+        .routes(routes!(system::system))
+        .routes(routes!(system::retry_email))
+        .routes(routes!(system::verify_ledger))
+        .routes(routes!(system::run_doctor))
 }
