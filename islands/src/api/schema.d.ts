@@ -1075,7 +1075,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Opens PayTabs' hosted page for the invoice's total; PayTabs' signed callback settles it. */
+        /**
+         * The link of the invoice PayTabs keeps for this one (its Invoices API), made on the first
+         *     ask and the same afterwards; PayTabs' signed callback settles it.
+         */
         post: operations["pay_invoice"];
         delete?: never;
         options?: never;
