@@ -44,8 +44,8 @@ enum Command {
         #[arg(long)]
         drafts: bool,
     },
-    /// Moved: the whole product on localhost is `devserver` (`cargo run --release -p
-    /// devserver`), which this static-site generator does not contain.
+    /// Moved: the whole product on localhost is `devserver` (`cargo run -p devserver`), which
+    /// this static-site generator does not contain.
     #[command(hide = true)]
     Serve {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -75,7 +75,7 @@ pub fn main() -> ExitCode {
         } => build::run(&cli.root, drafts, out, base_url),
         Command::Check { drafts } => check::run(&cli.root, drafts),
         Command::Serve { .. } => Err(anyhow::anyhow!(
-            "`site serve` is now its own program: run `cargo run --release -p devserver` \
+            "`site serve` is now its own program: run `cargo run -p devserver` \
              (same flags: --port, --api, --drafts, --root)"
         )),
         Command::New { kind, title, lang } => new::run(&cli.root, kind, &title, lang.as_deref()),
