@@ -81,6 +81,10 @@ grep -q "the cached binary, no compile" "$netlify_cache/second.log" || {
 }
 rm -rf "$netlify_cache"
 
+section "the production shape: nginx serves the built site as netlify.toml says; the API's image"
+bash deploy/test-nginx.sh
+bash deploy/test-docker.sh # SKIPPED, saying why, without a Docker daemon or a release binary
+
 section "end to end in headless Chromium: visitor, purchase, booking, admin, access, axe"
 command -v "${CHROMIUM:-chromium}" >/dev/null || {
   echo "the browser tests need Chromium: apt-get install chromium (or set CHROMIUM=/path/to/it)" >&2

@@ -276,10 +276,11 @@ impl Vars<'_> {
         };
         if let Some(url) = &catalogue_url {
             let https = url.starts_with("https://");
-            if environment == Environment::Production && !https {
+            if environment == Environment::Production && !https && !on_a_private_network(url) {
                 bail!(
                     "CATALOGUE_URL must be an https:// address in production, not `{url}` \
-                     (it is the site's /catalogue.json; by default {{PUBLIC_BASE_URL}}/catalogue.json)"
+                     (it is the site's /catalogue.json; by default {{PUBLIC_BASE_URL}}/catalogue.json; \
+                     http:// only to a container's name, such as http://web/catalogue.json)"
                 );
             }
             if !https && !url.starts_with("http://") {
@@ -407,6 +408,21 @@ fn parse_integrations(text: &str) -> anyhow::Result<std::collections::BTreeMap<S
     Ok(out)
 }
 
+/// An `http://` address whose host is a bare name (no dot, not an IP address): a service on a
+/// private container network, such as compose's `http://web/catalogue.json`, which no one on
+/// the Internet can answer for. Production accepts plain http for the catalogue only there.
+fn on_a_private_network(url: &str) -> bool {
+    let Some(rest) = url.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = authority.rsplit_once(':').map_or(authority, |(h, _)| h);
+    !host.is_empty()
+        && !host.contains(['.', '@', '[', ']'])
+        && host.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && !host.chars().all(|c| c.is_ascii_digit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -460,6 +476,18 @@ mod tests {
         .concat();
         let e = config(&plain).unwrap_err().to_string();
         assert!(e.contains("https"), "{e}");
+        // Plain http only to a container's bare name (compose's `web`), never to an address.
+        for (url, allowed) in [
+            ("http://web/catalogue.json", true),
+            ("http://web:8080/catalogue.json", true),
+            ("http://localhost.example.com/c.json", false),
+            ("http://10.0.0.7/catalogue.json", false),
+            ("http://[::1]/catalogue.json", false),
+            ("http://user@web/catalogue.json", false),
+        ] {
+            let env = [&production[..], &[("CATALOGUE_URL", url)]].concat();
+            assert_eq!(config(&env).is_ok(), allowed, "{url}");
+        }
         let e = config(&[("CATALOGUE_URL", "content/catalogue.json")])
             .unwrap_err()
             .to_string();

@@ -57,6 +57,14 @@ enum Command {
     /// Restore a backup into the empty database DATABASE_URL names (refuses one with tables);
     /// `api migrate` then brings it to this version's schema.
     Restore { file: PathBuf },
+    /// Ask the API running on this machine whether it is healthy (GET /api/health, which checks
+    /// the database); exit non-zero if it does not answer 200 within 3 seconds. The container
+    /// image's HEALTHCHECK: the image has no curl.
+    Health {
+        /// Overrides PORT (default 8080).
+        #[arg(long)]
+        port: Option<u16>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -120,6 +128,13 @@ fn run() -> anyhow::Result<()> {
             println!("{done}");
             return Ok(());
         }
+        Command::Health { port } => {
+            let port = match port {
+                Some(p) => *p,
+                None => std::env::var("PORT").map_or(Ok(8080), |p| p.parse())?,
+            };
+            return tokio::runtime::Runtime::new()?.block_on(health(port));
+        }
         _ => {}
     }
     let config = Config::from_env()?;
@@ -138,7 +153,10 @@ async fn command(command: Command, config: Config) -> anyhow::Result<()> {
         Command::Credits {
             command: CreditsCommand::Expire,
         } => expire_credits(&config).await,
-        Command::Openapi | Command::Backup { .. } | Command::Restore { .. } => {
+        Command::Openapi
+        | Command::Backup { .. }
+        | Command::Restore { .. }
+        | Command::Health { .. } => {
             unreachable!("handled before the configuration is read")
         }
         Command::Admin {
@@ -158,6 +176,24 @@ async fn serve(mut config: Config, port: Option<u16>) -> anyhow::Result<()> {
     let app = Application::build(config).await?;
     tracing::info!(port = app.port(), "API listening");
     app.run_until_stopped().await?;
+    Ok(())
+}
+
+/// `api health`: the running server's own health check, as the container asks it.
+async fn health(port: u16) -> anyhow::Result<()> {
+    let url = format!("http://127.0.0.1:{port}/api/health");
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(3))
+        .build()?;
+    let response = client
+        .get(&url)
+        .send()
+        .await
+        .map_err(|e| anyhow::anyhow!("{url} did not answer: {e}"))?;
+    let status = response.status();
+    let body = response.text().await.unwrap_or_default();
+    anyhow::ensure!(status.is_success(), "{url} answered {status}: {body}");
+    println!("healthy: {body}");
     Ok(())
 }
 

@@ -14,6 +14,40 @@ async fn health_checks_the_database() {
     assert_eq!(body, json!({"status": "ok", "database": "ok"}));
 }
 
+/// The container's HEALTHCHECK runs `api health`: 0 when the API answers healthy, non-zero
+/// with the reason when nothing answers.
+#[tokio::test]
+async fn api_health_asks_the_running_server() {
+    let app = spawn_app().await;
+    let port = app.base.rsplit(':').next().unwrap().to_string();
+    // On the blocking pool: the server under test answers on this test's runtime meanwhile.
+    let health = |port: String| async move {
+        tokio::task::spawn_blocking(move || {
+            std::process::Command::new(env!("CARGO_BIN_EXE_api"))
+                .args(["health", "--port", &port])
+                .env_clear()
+                .output()
+                .unwrap()
+        })
+        .await
+        .unwrap()
+    };
+    let out = health(port).await;
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains(r#""database":"ok""#));
+
+    // A port nobody listens on (bound, then released).
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closed = free.local_addr().unwrap().port().to_string();
+    drop(free);
+    let out = health(closed).await;
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("did not answer"),
+        "{out:?}"
+    );
+}
+
 #[tokio::test]
 async fn state_changing_requests_from_another_origin_or_without_one_are_refused() {
     let app = spawn_app().await;

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The API's image starts, reports itself healthy and answers /api/health against PostgreSQL:
+# the Dockerfile's `prebuilt` stage around the release binary this machine already built (no
+# second compile), run in production mode on the host's network against the PostgreSQL on
+# 127.0.0.1:5432 (a fresh database) and the built site's /catalogue.json.
+#
+#   cargo build --release -p api && bash deploy/test-docker.sh
+#   DOCKER=/usr/bin/docker bash deploy/test-docker.sh      another docker client
+#
+# It says SKIPPED, with the reason, and exits 0 when it cannot run here: no Docker daemon, no
+# Debian base image (debian:bookworm-slim, from a registry or `docker import`), or no release
+# binary (CI does not compile one just for this).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+skip() { echo "SKIPPED: deploy/test-docker.sh: $*"; exit 0; }
+# DOCKER: another docker client (one whose BuildKit works without the buildx plugin, say).
+docker() { command "${DOCKER:-docker}" "$@"; }
+command -v "${DOCKER:-docker}" >/dev/null || skip "this machine has no docker command"
+why=$(docker info 2>&1 >/dev/null) || skip "no running Docker daemon ($(echo "$why" | grep -m1 . ))"
+docker image inspect debian:bookworm-slim >/dev/null 2>&1 ||
+  docker pull -q debian:bookworm-slim >/dev/null 2>&1 ||
+  skip "no debian:bookworm-slim image and no registry to pull it from"
+[ -x target/release/api ] || skip "no release binary (cargo build --release -p api first)"
+[ -f public/catalogue.json ] || { echo "build the site first: the API loads its /catalogue.json" >&2; exit 1; }
+
+run=coaching-test-$$
+database=$run
+pg=${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+site_pid=
+cleanup() {
+  docker rm -f "$run" >/dev/null 2>&1 || true
+  docker image rm "$run" >/dev/null 2>&1 || true
+  [ -z "$site_pid" ] || kill "$site_pid" 2>/dev/null || true
+  psql -q "$pg" -c "DROP DATABASE IF EXISTS \"$database\"" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# BuildKit builds only the stages `prebuilt` needs (not the Rust toolchain's).
+DOCKER_BUILDKIT=1 docker build --quiet --target prebuilt -f deploy/Dockerfile -t "$run" . >/dev/null
+psql -q "$pg" -c "CREATE DATABASE \"$database\"" >/dev/null
+
+site_port=$((20000 + RANDOM % 10000))
+api_port=$((30000 + RANDOM % 10000))
+python3 -m http.server "$site_port" --bind 127.0.0.1 --directory public >/dev/null 2>&1 &
+site_pid=$!
+
+docker run -d --name "$run" --network host --health-interval=2s --health-start-period=60s \
+  -e PORT="$api_port" -e HOST=127.0.0.1 \
+  -e DATABASE_URL="postgres://postgres@127.0.0.1:5432/$database" \
+  -e CATALOGUE_URL="http://localhost:$site_port/catalogue.json" \
+  -e PUBLIC_BASE_URL=http://localhost:8080 \
+  -e APP_SECRET=0123456789abcdef0123456789abcdef0123 \
+  -e SMTP_HOST=127.0.0.1 -e SMTP_PORT=1025 -e SMTP_TLS=none \
+  "$run" >/dev/null
+
+status=
+for _ in $(seq 120); do
+  status=$(docker inspect --format '{{.State.Health.Status}}' "$run" 2>/dev/null || echo gone)
+  case $status in healthy | gone | unhealthy) break ;; esac
+  [ "$(docker inspect --format '{{.State.Running}}' "$run")" = true ] || { status=exited; break; }
+  sleep 1
+done
+if [ "$status" != healthy ]; then
+  echo "FAIL: the API container is $status" >&2
+  docker logs "$run" 2>&1 | tail -30 >&2
+  exit 1
+fi
+body=$(curl -fsS "http://127.0.0.1:$api_port/api/health")
+echo "$body" | grep -q '"database":"ok"' || { echo "FAIL: /api/health answered $body" >&2; exit 1; }
+user=$(docker exec "$run" id -u)
+[ "$user" != 0 ] || { echo "FAIL: the API runs as root" >&2; exit 1; }
+size=$(docker image inspect --format '{{.Size}}' "$run")
+echo "ok: the image ($((size / 1000000)) MB) is healthy, answers /api/health on PostgreSQL ($body), runs as uid $user"
