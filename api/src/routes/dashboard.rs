@@ -310,10 +310,7 @@ pub async fn dashboard(
     let status = status_filter(q.status.as_deref())?;
     // The busiest read: served from `read_cache` while nothing was written since it was read
     // (and the user was read at that same moment), until its first session starts.
-    let generation = state
-        .db
-        .write_generation()
-        .filter(|g| user.read_at == Some(*g));
+    let generation = state.db.generation_since(user.read_at);
     let key = (
         user.user_id.clone(),
         status.map_or("all", BookingStatus::as_str),
