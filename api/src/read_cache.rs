@@ -17,7 +17,7 @@
 //! and, on SQLite, a write by another process (the `api` CLI).
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasher, Hash, RandomState};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -42,14 +42,21 @@ struct Entry<V> {
     value: V,
 }
 
+/// Locks taken while an entry is loaded, one per share of the keys (see [`ReadCache::loading`]).
+const LOAD_LOCKS: usize = 64;
+
 pub struct ReadCache<K, V> {
     entries: Mutex<HashMap<K, Entry<V>>>,
+    loads: Vec<tokio::sync::Mutex<()>>,
+    hasher: RandomState,
 }
 
 impl<K: Eq + Hash, V: Clone> Default for ReadCache<K, V> {
     fn default() -> Self {
         ReadCache {
             entries: Mutex::new(HashMap::new()),
+            loads: (0..LOAD_LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+            hasher: RandomState::new(),
         }
     }
 }
@@ -62,6 +69,15 @@ impl<K: Eq + Hash, V: Clone> ReadCache<K, V> {
             .get(key)
             .filter(|e| e.generation == generation && e.stored_at.elapsed() < MAX_AGE)
             .map(|e| e.value.clone())
+    }
+
+    /// Held while `key`'s entry is loaded after a miss: requests that miss together (when an
+    /// entry has just expired, many do) wait for the first one's load and then find its result
+    /// with [`ReadCache::get`] (at the same generation), rather than all asking the database
+    /// at once. A request that still misses loads it itself.
+    pub async fn loading(&self, key: &K) -> tokio::sync::MutexGuard<'_, ()> {
+        let share = self.hasher.hash_one(key) as usize % self.loads.len();
+        self.loads[share].lock().await
     }
 
     /// Stores what a query read; `generation` must be the count read before the query ran.

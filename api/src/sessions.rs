@@ -63,6 +63,17 @@ pub async fn load(
     if let Some(row) = generation.and_then(|g| cache.get(&id, g)) {
         return check(db, idle, id, row, generation).await;
     }
+    let loading = match generation {
+        Some(g) => {
+            let loading = cache.loading(&id).await;
+            if let Some(row) = cache.get(&id, g) {
+                drop(loading);
+                return check(db, idle, id, row, generation).await;
+            }
+            Some(loading)
+        }
+        None => None,
+    };
     let row: Option<SessionRow> = sqlx::query_as(
         "SELECT s.user_id, u.email, p.full_name, p.phone, p.role, u.email_confirmed_at, u.preferred_language,
                 s.idle_expires_at, s.expires_at, s.last_seen_at
@@ -80,6 +91,7 @@ pub async fn load(
     if let Some(g) = generation {
         cache.put(id.clone(), g, row.clone());
     }
+    drop(loading);
     check(db, idle, id, row, generation).await
 }
 
