@@ -156,7 +156,11 @@ impl Reader {
         let mut guard = Finished(Some(self.clone()));
         loop {
             // Every ticket handed out so far was handed out before this query starts.
-            let upto = self.tickets.lock().unwrap_or_else(|e| e.into_inner()).issued;
+            let upto = self
+                .tickets
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .issued;
             let read = sqlx::query_scalar::<_, i64>("SELECT n FROM data_generation WHERE id = 1")
                 .fetch_one(&self.pool)
                 .await;

@@ -55,7 +55,9 @@ impl<K: Eq + Hash, V: Clone> Default for ReadCache<K, V> {
     fn default() -> Self {
         ReadCache {
             entries: Mutex::new(HashMap::new()),
-            loads: (0..LOAD_LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+            loads: (0..LOAD_LOCKS)
+                .map(|_| tokio::sync::Mutex::new(()))
+                .collect(),
             hasher: RandomState::new(),
         }
     }

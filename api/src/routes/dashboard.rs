@@ -316,10 +316,11 @@ pub async fn dashboard(
         status.map_or("all", BookingStatus::as_str),
     );
     let cached = |g: u64| {
-        state
-            .dashboards
-            .get(&key, g)
-            .filter(|hit| hit.valid_until.as_deref().is_none_or(|t| now().as_str() <= t))
+        state.dashboards.get(&key, g).filter(|hit| {
+            hit.valid_until
+                .as_deref()
+                .is_none_or(|t| now().as_str() <= t)
+        })
     };
     if let Some(hit) = generation.and_then(cached) {
         return Ok(json_body(hit.body));

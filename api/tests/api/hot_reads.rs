@@ -128,3 +128,72 @@ async fn a_signed_out_session_is_refused_on_the_very_next_request() {
         assert_eq!(read().await.unwrap().status(), 401, "round {round}");
     }
 }
+
+/// The data generation behind the caches on PostgreSQL (`api::data_generation`): a commit that
+/// changes a watched table moves it once, however many rows and tables it changed; a
+/// rollback, a change that changes no row and a change to an unwatched table do not; a table
+/// added later is watched from the next start on.
+#[tokio::test]
+async fn on_postgresql_each_commit_that_changes_data_moves_the_generation_once() {
+    if !crate::support::using_postgres() {
+        return; // SQLite counts its one writer's uses instead (db::tests)
+    }
+    let app = spawn_app().await;
+    let db = &app.state.db;
+    let (_mona, id) = client_with_credits(&app, "mona@example.com", 0).await;
+    let generation = || async { db.read_generation().await.expect("the counter reads") };
+    let start = generation().await;
+
+    let mut tx = db.pool.begin().await.unwrap();
+    for name in ["Mona A.", "Mona B."] {
+        sqlx::query("UPDATE profiles SET full_name = $1 WHERE user_id = $2")
+            .bind(name)
+            .bind(&id)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+    }
+    sqlx::query("UPDATE client_accounts SET show_payment_history = 0 WHERE user_id = $1")
+        .bind(&id)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    assert_eq!(generation().await, start, "not before the commit");
+    tx.commit().await.unwrap();
+    assert_eq!(generation().await, start + 1, "once for the transaction");
+
+    let mut tx = db.pool.begin().await.unwrap();
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+        .bind(&id)
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    tx.rollback().await.unwrap();
+    sqlx::query("UPDATE profiles SET full_name = 'nobody' WHERE user_id = 'no-such-user'")
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM rate_limits")
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(generation().await, start + 1);
+
+    sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+        .bind(&id)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(generation().await, start + 2, "a sign-out everywhere");
+
+    sqlx::query("CREATE TABLE later_notes (id TEXT PRIMARY KEY)")
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    db.migrate().await.unwrap();
+    sqlx::query("INSERT INTO later_notes (id) VALUES ('a')")
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    assert_eq!(generation().await, start + 3, "a new table, after a start");
+}

@@ -384,12 +384,7 @@ async fn a_write_through_one_replica_shows_on_the_next_read_through_any_other() 
         .next()
         .unwrap()
         .to_string();
-    let read = |base: &String| {
-        plain
-            .get(readers_of(base))
-            .header("Cookie", &cookie)
-            .send()
-    };
+    let read = |base: &String| plain.get(readers_of(base)).header("Cookie", &cookie).send();
     for base in bases.iter().chain(&bases) {
         assert_eq!(read(base).await.unwrap().status(), 200);
     }
