@@ -24,7 +24,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use sqlx::AnyPool;
+use sqlx::{AnyConnection, AnyPool, ConnectOptions};
 use tokio::sync::watch;
 
 /// Tables whose changes move no cached read, written often enough that watching them would
@@ -108,6 +108,8 @@ pub async fn install(pool: &AnyPool) -> Result<(), sqlx::Error> {
 #[derive(Debug)]
 pub struct Reader {
     pool: AnyPool,
+    /// Its own connection, opened on first use (`read_once`).
+    conn: tokio::sync::Mutex<Option<AnyConnection>>,
     tickets: Mutex<Tickets>,
     /// The last read: every ticket up to `.0` is answered by `.1` (`None`: it failed).
     done: watch::Sender<(u64, Option<u64>)>,
@@ -125,6 +127,7 @@ impl Reader {
     pub fn new(pool: AnyPool) -> Arc<Reader> {
         Arc::new(Reader {
             pool,
+            conn: tokio::sync::Mutex::new(None),
             tickets: Mutex::new(Tickets::default()),
             done: watch::channel((0, None)).0,
         })
@@ -161,9 +164,7 @@ impl Reader {
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .issued;
-            let read = sqlx::query_scalar::<_, i64>("SELECT n FROM data_generation WHERE id = 1")
-                .fetch_one(&self.pool)
-                .await;
+            let read = self.read_once().await;
             let read = match read {
                 Ok(n) => u64::try_from(n).ok(),
                 Err(e) => {
@@ -179,6 +180,27 @@ impl Reader {
                 return;
             }
         }
+    }
+}
+
+impl Reader {
+    /// One read, on the reader's own connection: one round trip, never waiting behind the
+    /// pool's other work (the pool would also ping the connection first). A failed read drops
+    /// the connection; the next read opens another.
+    async fn read_once(&self) -> Result<i64, sqlx::Error> {
+        let mut conn = self.conn.lock().await;
+        let open = match conn.take() {
+            Some(open) => open,
+            None => self.pool.connect_options().connect().await?,
+        };
+        let open = conn.insert(open);
+        let read = sqlx::query_scalar("SELECT n FROM data_generation WHERE id = 1")
+            .fetch_one(&mut *open)
+            .await;
+        if read.is_err() {
+            *conn = None;
+        }
+        read
     }
 }
 
