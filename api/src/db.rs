@@ -8,6 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Context;
+
+use crate::data_generation;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, ConnectOptions};
 
@@ -58,9 +60,11 @@ pub struct Db {
     readers: AnyPool,
     pub backend: Backend,
     /// SQLite (a file): the writer's check-outs and returns, for the exact caches of
-    /// `read_cache`. `None` where other processes write too (PostgreSQL) or where reads go
-    /// through the writer anyway (an in-memory database).
+    /// `read_cache`. `None` on PostgreSQL or where reads go through the writer anyway (an
+    /// in-memory database).
     writer_use: Option<Arc<WriterUse>>,
+    /// PostgreSQL: the reader of the data generation (`data_generation`), for the same caches.
+    generations: Option<Arc<data_generation::Reader>>,
 }
 
 /// How often SQLite's one writer connection has been checked out and returned. Every write,
@@ -129,6 +133,7 @@ impl Db {
             readers,
             backend: Backend::Sqlite,
             writer_use: (!memory).then_some(writer_use),
+            generations: None,
         })
     }
 
@@ -141,16 +146,39 @@ impl Db {
             .context("cannot connect to PostgreSQL")?;
         Ok(Db {
             readers: pool.clone(),
+            generations: Some(data_generation::Reader::new(pool.clone())),
             pool,
             backend: Backend::Postgres,
             writer_use: None,
         })
     }
 
-    /// The writer's use count while nobody holds it, read before a query whose result may be
-    /// cached; `None` while a write may be in flight or when nothing may be cached.
+    /// SQLite: the writer's use count while nobody holds it; `None` while a write may be in
+    /// flight, and on PostgreSQL (see [`Db::read_generation`]).
     pub fn write_generation(&self) -> Option<u64> {
         self.writer_use.as_ref()?.idle_generation()
+    }
+
+    /// What a read whose result may be cached (`read_cache`) reads first, and stores that
+    /// result under: on SQLite the writer's idle use count ([`Db::write_generation`]); on
+    /// PostgreSQL the data generation as read after this call (`data_generation`). `None`:
+    /// nothing may be cached or served from a cache now.
+    pub async fn read_generation(&self) -> Option<u64> {
+        match &self.generations {
+            Some(reader) => reader.read().await,
+            None => self.write_generation(),
+        }
+    }
+
+    /// The generation a read made later in the same request may be cached under, given the one
+    /// the request read first (`read_at`, from [`Db::read_generation`]): on SQLite only while
+    /// the writer is idle and nothing was written since; on PostgreSQL `read_at` itself, since
+    /// whatever the request reads after it is at least as new.
+    pub fn generation_since(&self, read_at: Option<u64>) -> Option<u64> {
+        if self.generations.is_some() {
+            return read_at;
+        }
+        self.write_generation().filter(|g| read_at == Some(*g))
     }
 
     /// The pool for standalone reads: SQLite's read-only connections; on PostgreSQL, `pool`.
@@ -158,11 +186,18 @@ impl Db {
         &self.readers
     }
 
+    /// Runs the migrations; on PostgreSQL, then installs the data generation's trigger on any
+    /// table that lacks it (`data_generation`).
     pub async fn migrate(&self) -> anyhow::Result<()> {
         MIGRATOR
             .run(&self.pool)
             .await
             .context("database migration failed")?;
+        if self.backend == Backend::Postgres {
+            data_generation::install(&self.pool)
+                .await
+                .context("cannot install the data generation's trigger")?;
+        }
         Ok(())
     }
 

@@ -1,18 +1,23 @@
-//! Exact in-process caches for the two hottest reads on SQLite: the session lookup that every
+//! Exact in-process caches for the two hottest reads: the session lookup that every
 //! signed-in request makes, and the client's dashboard.
 //!
-//! Why a cache, and why it is exact: on SQLite the API is one process whose every write goes
-//! through one writer connection (`db.rs`), and the pool counts each check-out and return of
-//! it (`Db::write_generation`). A query whose result may be cached reads that count first,
-//! and only while the writer is idle; the entry is used only while the count is unchanged and
-//! the writer idle. So anything written since (a sign-out, a payment, a booking, a role
-//! change), or being written now, makes every entry a miss, and the next read goes to the
-//! database. An entry also expires after `MAX_AGE`, which bounds how long a write by another
-//! process (the `api` CLI) can go unseen. On PostgreSQL, where several API processes share
-//! the database, nothing is cached.
+//! Why a cache, and why it is exact: a query whose result may be cached first reads a
+//! generation (`Db::read_generation`) that moves with every write, and its result is stored
+//! under that generation; an entry is used only by a request that read the same generation.
+//! So anything written since (a sign-out, a payment, a booking, a role change) makes every
+//! entry a miss, and the next read goes to the database.
+//!
+//! On SQLite the API is one process whose every write goes through one writer connection
+//! (`db.rs`), and the generation is the pool's count of each check-out and return of it
+//! (`Db::write_generation`), used only while the writer is idle. On PostgreSQL, where several
+//! API processes share the database, it is a counter that a trigger moves in the same
+//! transaction as every write, read once per request after the request arrived
+//! (`data_generation`). An entry also expires after `MAX_AGE`, which bounds how long a
+//! change that is not a write can go unseen (a lot expiring with the clock, a new catalogue)
+//! and, on SQLite, a write by another process (the `api` CLI).
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasher, Hash, RandomState};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -37,14 +42,23 @@ struct Entry<V> {
     value: V,
 }
 
+/// Locks taken while an entry is loaded, one per share of the keys (see [`ReadCache::loading`]).
+const LOAD_LOCKS: usize = 64;
+
 pub struct ReadCache<K, V> {
     entries: Mutex<HashMap<K, Entry<V>>>,
+    loads: Vec<tokio::sync::Mutex<()>>,
+    hasher: RandomState,
 }
 
 impl<K: Eq + Hash, V: Clone> Default for ReadCache<K, V> {
     fn default() -> Self {
         ReadCache {
             entries: Mutex::new(HashMap::new()),
+            loads: (0..LOAD_LOCKS)
+                .map(|_| tokio::sync::Mutex::new(()))
+                .collect(),
+            hasher: RandomState::new(),
         }
     }
 }
@@ -57,6 +71,15 @@ impl<K: Eq + Hash, V: Clone> ReadCache<K, V> {
             .get(key)
             .filter(|e| e.generation == generation && e.stored_at.elapsed() < MAX_AGE)
             .map(|e| e.value.clone())
+    }
+
+    /// Held while `key`'s entry is loaded after a miss: requests that miss together (when an
+    /// entry has just expired, many do) wait for the first one's load and then find its result
+    /// with [`ReadCache::get`] (at the same generation), rather than all asking the database
+    /// at once. A request that still misses loads it itself.
+    pub async fn loading(&self, key: &K) -> tokio::sync::MutexGuard<'_, ()> {
+        let share = self.hasher.hash_one(key) as usize % self.loads.len();
+        self.loads[share].lock().await
     }
 
     /// Stores what a query read; `generation` must be the count read before the query ran.

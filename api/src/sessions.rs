@@ -1,5 +1,5 @@
-//! Who is asking: a session cookie's token looked up (through the exact cache of `read_cache`
-//! on SQLite), with idle and absolute expiry enforced and the idle expiry slid. The extractors
+//! Who is asking: a session cookie's token looked up (through the exact cache of
+//! `read_cache`), with idle and absolute expiry enforced and the idle expiry slid. The extractors
 //! of `extract` call [`load`]; this module knows nothing of requests or of the app's state.
 
 use std::time::Duration;
@@ -23,8 +23,8 @@ pub struct AuthUser {
     pub email_confirmed: bool,
     /// The language the user's emails are written in.
     pub language: Language,
-    /// The writer's use count when this user was read (`Db::write_generation`): a read made
-    /// for this request may be cached only if nothing was written since (`read_cache`).
+    /// The generation this user was read at (`Db::read_generation`): a read made for this
+    /// request may be cached only under it (`Db::generation_since`, `read_cache`).
     pub read_at: Option<u64>,
 }
 
@@ -59,10 +59,21 @@ pub async fn load(
     token: &str,
 ) -> Result<Option<AuthUser>, sqlx::Error> {
     let id = hash_token(token);
-    let generation = db.write_generation();
+    let generation = db.read_generation().await;
     if let Some(row) = generation.and_then(|g| cache.get(&id, g)) {
         return check(db, idle, id, row, generation).await;
     }
+    let loading = match generation {
+        Some(g) => {
+            let loading = cache.loading(&id).await;
+            if let Some(row) = cache.get(&id, g) {
+                drop(loading);
+                return check(db, idle, id, row, generation).await;
+            }
+            Some(loading)
+        }
+        None => None,
+    };
     let row: Option<SessionRow> = sqlx::query_as(
         "SELECT s.user_id, u.email, p.full_name, p.phone, p.role, u.email_confirmed_at, u.preferred_language,
                 s.idle_expires_at, s.expires_at, s.last_seen_at
@@ -80,6 +91,7 @@ pub async fn load(
     if let Some(g) = generation {
         cache.put(id.clone(), g, row.clone());
     }
+    drop(loading);
     check(db, idle, id, row, generation).await
 }
 

@@ -30,7 +30,7 @@ pub struct AppState {
     pub paymob: Option<crate::providers::paymob::Paymob>,
     /// Calendly's API (cancel an event, refresh a meeting link), when CALENDLY_TOKEN is set.
     pub calendly: Option<crate::providers::calendly::Client>,
-    /// Exact caches of the session lookup and the client's dashboard (SQLite; `read_cache`).
+    /// Exact caches of the session lookup and the client's dashboard (`read_cache`).
     pub sessions: Arc<ReadCache<String, SessionRow>>,
     pub dashboards: Arc<ReadCache<(String, &'static str), CachedBody>>,
     /// What `/metrics` reports (off without `METRICS_TOKEN`).

@@ -310,22 +310,32 @@ pub async fn dashboard(
     let status = status_filter(q.status.as_deref())?;
     // The busiest read: served from `read_cache` while nothing was written since it was read
     // (and the user was read at that same moment), until its first session starts.
-    let generation = state
-        .db
-        .write_generation()
-        .filter(|g| user.read_at == Some(*g));
+    let generation = state.db.generation_since(user.read_at);
     let key = (
         user.user_id.clone(),
         status.map_or("all", BookingStatus::as_str),
     );
-    if let Some(hit) = generation.and_then(|g| state.dashboards.get(&key, g))
-        && hit
-            .valid_until
-            .as_deref()
-            .is_none_or(|t| now().as_str() <= t)
-    {
+    let cached = |g: u64| {
+        state.dashboards.get(&key, g).filter(|hit| {
+            hit.valid_until
+                .as_deref()
+                .is_none_or(|t| now().as_str() <= t)
+        })
+    };
+    if let Some(hit) = generation.and_then(cached) {
         return Ok(json_body(hit.body));
     }
+    // Requests that missed together load it once (`ReadCache::loading`).
+    let _loading = match generation {
+        Some(g) => {
+            let loading = state.dashboards.loading(&key).await;
+            if let Some(hit) = cached(g) {
+                return Ok(json_body(hit.body));
+            }
+            Some(loading)
+        }
+        None => None,
+    };
     let sessions = upcoming_sessions(&state, &user, status).await?;
     let payments = recent_payments(&state, &user.user_id).await?;
     let valid_until = sessions.first().map(|s| s.session_date.clone());

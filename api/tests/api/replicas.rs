@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::bookings::{payload, send_webhook};
 use crate::support::{
     CALENDLY_KEY, Options, PAYTABS_KEY, TestApp, assert_ledger_verifies, error_of, new_client,
-    spawn_app_with, using_postgres,
+    spawn_app, spawn_app_with, using_postgres,
 };
 
 const APP_SECRET: &str = "test-app-secret-test-app-secret-0123456789";
@@ -289,5 +289,115 @@ async fn two_replicas_credit_once_never_overdraw_send_each_email_once_and_share_
         )
         .await;
         assert_eq!(error_of(r).await.0, 429);
+    }
+}
+
+/// The caches of `read_cache` on PostgreSQL (`api::data_generation`): a write through one
+/// process shows on the very next read through any other, however warm its caches are. The
+/// test's own app is one replica (its caches can be looked at), beside two `api serve`.
+#[tokio::test]
+async fn a_write_through_one_replica_shows_on_the_next_read_through_any_other() {
+    if !using_postgres() {
+        return; // one SQLite file is served by one process; see the module comment
+    }
+    let app = spawn_app().await;
+    let (a, b) = (start_replica(&app).await, start_replica(&app).await);
+    let boss = crate::support::admin_client(&app, "boss@coach.example.com").await;
+    let (mona, id) = crate::bookings::client_with_credits(&app, "mona@example.com", 0).await;
+    let today = Utc::now()
+        .with_timezone(&chrono_tz::Africa::Cairo)
+        .format("%Y-%m-%d")
+        .to_string();
+    let readers_of = |base: &str| format!("{base}/api/dashboard");
+    let credits = |base: String, c: reqwest::Client| async move {
+        let r = c.get(format!("{base}/api/dashboard")).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        r.json::<Value>().await.unwrap()["account"]["availableCredits"].clone()
+    };
+    // Readers keep every replica's caches warm the whole time.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut readers = Vec::new();
+    for base in [&app.base, &a.base, &b.base, &a.base] {
+        let (url, mona, stop) = (readers_of(base), mona.clone(), stop.clone());
+        readers.push(tokio::spawn(async move {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = mona.get(&url).send().await;
+            }
+        }));
+    }
+    let bases = [app.base.clone(), a.base.clone(), b.base.clone()];
+    let mut served_from_memory = 0;
+    for expected in 1..=12_i64 {
+        // The test app's dashboard is cached at the current generation before the write.
+        let mut warm = false;
+        for _ in 0..100 {
+            let generation = app.state.db.read_generation().await;
+            if generation
+                .and_then(|g| app.state.dashboards.get(&(id.clone(), "all"), g))
+                .is_some()
+            {
+                warm = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        served_from_memory += i64::from(warm);
+        let writer = &bases[expected as usize % 3];
+        let r = post(
+            writer,
+            &boss,
+            "/api/admin/payments",
+            json!({"clientId": id, "amount": 100, "sessionsPurchased": 1, "paymentDate": today}),
+        )
+        .await;
+        assert_eq!(r.status(), 201, "{:?}", r.text().await);
+        for base in &bases {
+            assert_eq!(
+                credits(base.clone(), mona.clone()).await,
+                expected,
+                "after payment {expected} through {writer}, read through {base}"
+            );
+        }
+    }
+    assert!(
+        served_from_memory >= 10,
+        "the caches were warm before only {served_from_memory} of 12 writes"
+    );
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for r in readers {
+        r.await.unwrap();
+    }
+    // A sign-out through one replica is refused at once by the others, warm as they are.
+    let plain = reqwest::Client::new();
+    let r = post(
+        &a.base,
+        &plain,
+        "/api/auth/sign-in",
+        json!({"email": "mona@example.com", "password": "nile-sunrise-42"}),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    let cookie = r.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let read = |base: &String| plain.get(readers_of(base)).header("Cookie", &cookie).send();
+    for base in bases.iter().chain(&bases) {
+        assert_eq!(read(base).await.unwrap().status(), 200);
+    }
+    let r = plain
+        .post(format!("{}/api/auth/sign-out", b.base))
+        .header("Origin", &b.base)
+        .header("Cookie", &cookie)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    for base in &bases {
+        assert_eq!(read(base).await.unwrap().status(), 401, "through {base}");
     }
 }
