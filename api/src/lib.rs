@@ -12,6 +12,7 @@ pub mod backup;
 pub mod bookings;
 pub mod catalogue;
 pub mod configuration;
+pub mod content_editor;
 pub mod db;
 pub mod domain;
 pub mod email;
