@@ -209,13 +209,19 @@ async fn the_editor_lists_reads_and_saves_a_post_as_a_commit_by_the_admin() {
         .iter()
         .map(|e| e["file"]["path"].as_str().unwrap())
         .collect();
-    assert!(paths.contains(&POST), "{paths:?}");
+    // Decap names the default language's file `.en.md`: the site's `.md`.
+    let listed_post = POST.replace(".md", ".en.md");
+    assert!(paths.contains(&listed_post.as_str()), "{paths:?}");
+    assert!(paths.contains(&"content/blog/leading-through-economic-uncertainty.ar.md"));
     assert!(paths.iter().all(|p| p.starts_with("content/blog/")));
 
     let entry = ok(act(&app, &coach, "getEntry", json!({ "path": POST })).await).await;
     let raw = entry["data"].as_str().unwrap();
     assert!(raw.contains("Leading Through Economic Uncertainty"));
     assert_eq!(entry["file"]["id"].as_str().unwrap().len(), 64);
+    let as_listed = ok(act(&app, &coach, "getEntry", json!({ "path": listed_post })).await).await;
+    assert_eq!(as_listed["data"], entry["data"]);
+    assert_eq!(as_listed["file"]["path"], listed_post.as_str());
 
     let edited = retitle(raw, "Deciding When the Ground Keeps Moving");
     let before = repo.remote_commits();
@@ -674,4 +680,63 @@ async fn a_failed_push_keeps_the_commit_shows_pending_and_is_retried() {
     );
     let status = ok(app.get_as(&coach, "/api/admin/content/status").await).await;
     assert_eq!(status["pending"], false);
+}
+
+#[tokio::test]
+async fn the_editor_is_configured_from_the_content_model() {
+    let (app, _repo) = editor_app().await;
+    let coach = admin(&app, "coach.config@example.com").await;
+    let config = ok(app.get_as(&coach, "/api/admin/content/config").await).await;
+    assert_eq!(config["backend"]["name"], "proxy");
+    assert_eq!(config["backend"]["proxy_url"], PROXY);
+    let names: Vec<&str> = config["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "blog",
+            "resources",
+            "services",
+            "events",
+            "pages",
+            "policies",
+            "faqs",
+            "testimonials",
+            "logos",
+            "packages",
+            "videos",
+            "settings"
+        ]
+    );
+    let blog = &config["collections"][0];
+    let title = blog["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "title")
+        .unwrap();
+    assert_eq!(title["required"], true);
+    let client = new_client();
+    app.sign_up(&client, "client.config@example.com").await;
+    let (status, _) = error_of(app.get_as(&client, "/api/admin/content/config").await).await;
+    assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn without_a_content_repository_the_editor_says_so() {
+    let app = spawn_app().await;
+    let coach = admin(&app, "coach.none@example.com").await;
+    let (status, error) = error_of(app.get_as(&coach, "/api/admin/content/status").await).await;
+    assert_eq!(status, 404);
+    assert!(error["message"].as_str().unwrap().contains("CONTENT_REPO"));
+    let (status, _) = error_of(
+        app.post_as(&coach, PROXY, json!({ "action": "info", "params": {} }))
+            .await,
+    )
+    .await;
+    assert_eq!(status, 404);
 }

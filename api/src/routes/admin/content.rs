@@ -37,6 +37,27 @@ struct ProxyRequest {
     params: Value,
 }
 
+/// The site's default language (English) has no suffix in its file names (`x.md`, with its
+/// translation `x.ar.md`); Decap CMS names every language's file (`x.en.md`). The editor's
+/// `.en.md` is the site's `.md`, both ways.
+fn to_site(path: &str) -> String {
+    match path.strip_suffix(".en.md") {
+        Some(stem) => format!("{stem}.md"),
+        None => path.to_string(),
+    }
+}
+
+/// A listed file as the editor names it: `x.md` → `x.en.md`; a translation stays as it is.
+fn to_editor(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let parts: Vec<&str> = name.split('.').collect();
+    let translated = parts.len() >= 3 && parts[parts.len() - 2].len() == 2;
+    match path.strip_suffix(".md") {
+        Some(stem) if !translated => format!("{stem}.en.md"),
+        _ => path.to_string(),
+    }
+}
+
 fn params<T: DeserializeOwned>(value: Value) -> Result<T, AppError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let field = e.path().to_string();
@@ -213,19 +234,36 @@ pub async fn proxy(
         }),
         "entriesByFolder" => {
             let p: FolderParams = params(request.params)?;
-            json!(editor.entries_by_folder(session, &p.folder, &p.extension, p.depth)?)
+            let mut entries =
+                editor.entries_by_folder(session, &p.folder, &p.extension, p.depth)?;
+            for e in &mut entries {
+                e.file.path = to_editor(&e.file.path);
+            }
+            json!(entries)
         }
         "entriesByFiles" => {
             let p: FilesParams = params(request.params)?;
-            json!(editor.entries(
+            let asked: Vec<String> = p.files.iter().map(|f| f.path.clone()).collect();
+            let mut entries = editor.entries(
                 session,
-                p.files.into_iter().map(|f| (f.path, f.label)).collect()
-            )?)
+                p.files
+                    .into_iter()
+                    .map(|f| (to_site(&f.path), f.label))
+                    .collect(),
+            )?;
+            for (e, path) in entries.iter_mut().zip(asked) {
+                e.file.path = path;
+            }
+            json!(entries)
         }
         "getEntry" => {
             let p: PathParams = params(request.params)?;
-            let mut entries = editor.entries(session, vec![(p.path, None)])?;
-            json!(entries.pop())
+            let mut entries = editor.entries(session, vec![(to_site(&p.path), None)])?;
+            let mut entry = entries.pop();
+            if let Some(e) = &mut entry {
+                e.file.path = p.path;
+            }
+            json!(entry)
         }
         "persistEntry" => {
             let p: PersistEntryParams = params(request.params)?;
@@ -236,19 +274,17 @@ pub async fn proxy(
             };
             let mut writes = Vec::new();
             for f in files {
-                match f.new_path {
-                    Some(new) if new != f.path => {
-                        writes.push(Write {
-                            path: f.path,
-                            bytes: None,
-                        });
+                let path = to_site(&f.path);
+                match f.new_path.map(|n| to_site(&n)) {
+                    Some(new) if new != path => {
+                        writes.push(Write { path, bytes: None });
                         writes.push(Write {
                             path: new,
                             bytes: Some(f.raw.into_bytes()),
                         });
                     }
                     _ => writes.push(Write {
-                        path: f.path,
+                        path,
                         bytes: Some(f.raw.into_bytes()),
                     }),
                 }
@@ -296,7 +332,7 @@ pub async fn proxy(
                     session,
                     author,
                     vec![Write {
-                        path: p.path.clone(),
+                        path: to_site(&p.path),
                         bytes: None,
                     }],
                     &message,
@@ -311,7 +347,7 @@ pub async fn proxy(
                 .paths
                 .iter()
                 .map(|path| Write {
-                    path: path.clone(),
+                    path: to_site(path),
                     bytes: None,
                 })
                 .collect();
@@ -339,4 +375,44 @@ pub async fn status(
     _admin: AdminUser,
 ) -> AppResult<Json<PushStatus>> {
     Ok(Json(editor(&state)?.status()))
+}
+
+/// The editor's configuration (Decap CMS's `config.yml`, as JSON): the backend (this API), the
+/// media folder, English and Arabic, and the collections, generated from the content model's
+/// types (`content_model::editor`).
+#[utoipa::path(get, path = "/api/admin/content/config", tag = "admin",
+    responses((status = 200, body = Object, description = "Decap CMS's configuration"),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody, description = "No content repository is configured")))]
+pub async fn config(State(state): State<AppState>, _admin: AdminUser) -> AppResult<Json<Value>> {
+    let editor = editor(&state)?;
+    Ok(Json(json!({
+        "load_config_file": false,
+        "backend": { "name": "proxy", "proxy_url": crate::content_editor::PATH, "branch": editor.branch() },
+        "publish_mode": "simple",
+        "media_folder": "content/static/images",
+        "public_folder": "/static/images",
+        "site_url": state.config.public_base_url,
+        "i18n": {
+            "structure": "multiple_files",
+            "locales": ["en", "ar"],
+            "default_locale": "en",
+            "omit_default_locale_from_filename": true,
+        },
+        "collections": content_model::editor::collections(),
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_language_files_have_no_suffix_on_the_site() {
+        assert_eq!(to_site("content/blog/a.en.md"), "content/blog/a.md");
+        assert_eq!(to_site("content/blog/a.ar.md"), "content/blog/a.ar.md");
+        assert_eq!(to_editor("content/blog/a.md"), "content/blog/a.en.md");
+        assert_eq!(to_editor("content/blog/a.ar.md"), "content/blog/a.ar.md");
+        assert_eq!(to_editor("content/blog/a.b.md"), "content/blog/a.b.en.md");
+    }
 }

@@ -45,6 +45,7 @@ pub fn router() -> OpenApiRouter<AppState> {
             ),
         )
         .routes(routes!(content::status))
+        .routes(routes!(content::config))
         .routes(routes!(clients::clients))
         .routes(routes!(
             client_page::client_detail,
