@@ -458,11 +458,12 @@ fn optional(mut field: Value) -> Value {
 
 /// A YAML file holding a list of `T`.
 fn list_file<T: for<'de> Deserialize<'de>>(name: &str, label: &str, file: &str) -> Value {
+    // Decap reads a collection's `format`, not a file's.
     json!({
-        "name": name, "label": label,
+        "name": name, "label": label, "format": "yaml-list",
         "files": [{
-            "name": name, "label": label, "file": file, "format": "yaml-list",
-            "fields": [{ "name": "items", "label": label, "widget": "list", "fields": fields_json::<T>() }],
+            "name": name, "label": label, "file": file,
+            "fields": [{ "name": "list", "label": label, "widget": "list", "collapsed": false, "fields": fields_json::<T>() }],
         }],
     })
 }
@@ -478,10 +479,10 @@ pub fn collections() -> Vec<Value> {
         // `about.ar.md` beside `about.md`, is a file of its own, every field optional (a
         // translation writes only what it translates).
         json!({
-            "name": "pages", "label": "Pages",
+            "name": "pages", "label": "Pages", "format": "frontmatter",
             "files": [
-                { "name": "about", "label": "About", "file": "content/pages/about.md", "format": "frontmatter", "fields": with_body(fields_json::<AboutMeta>()) },
-                { "name": "about_ar", "label": "About (Arabic)", "file": "content/pages/about.ar.md", "format": "frontmatter",
+                { "name": "about", "label": "About", "file": "content/pages/about.md", "fields": with_body(fields_json::<AboutMeta>()) },
+                { "name": "about_ar", "label": "About (Arabic)", "file": "content/pages/about.ar.md",
                   "fields": with_body(fields_json::<AboutMeta>().into_iter().map(optional).collect()) },
             ],
         }),
@@ -492,9 +493,9 @@ pub fn collections() -> Vec<Value> {
         list_file::<Package>("packages", "Packages", "content/packages.yaml"),
         list_file::<Video>("videos", "Videos", "content/videos.yaml"),
         json!({
-            "name": "settings", "label": "Settings",
+            "name": "settings", "label": "Settings", "format": "yaml",
             "files": [{
-                "name": "settings", "label": "Settings", "file": "content/settings.yaml", "format": "yaml",
+                "name": "settings", "label": "Settings", "file": "content/settings.yaml",
                 "fields": fields_json::<Settings>(),
             }],
         }),

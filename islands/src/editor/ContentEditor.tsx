@@ -124,10 +124,10 @@ export async function mount(el: HTMLElement): Promise<void> {
   // Decap's own proxy backend is registered as `proxy`: ours, with the API's messages, beside it.
   CMS.registerBackend("coach", CoachBackend);
   config.backend.name = "coach";
-  // packages.yaml, faqs.yaml…: a list at the top of the file, which Decap edits as `items`.
+  // packages.yaml, faqs.yaml…: a list at the top of the file, which Decap edits as `list`.
   CMS.registerCustomFormat("yaml-list", "yaml", {
-    fromFile: (text: string) => ({ items: YAML.parse(text) ?? [] }),
-    toFile: (data: { items?: unknown[] }) => YAML.stringify(data.items ?? []),
+    fromFile: (text: string) => ({ list: YAML.parse(text) ?? [] }),
+    toFile: (data: { list?: unknown[] }) => YAML.stringify(data.list ?? []),
   });
   for (const c of config.collections as { name: string }[]) CMS.registerPreviewTemplate(c.name, Preview);
   // The admin is signed in already (the API checked the session): Decap's own login page
