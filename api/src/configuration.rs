@@ -33,6 +33,25 @@ pub struct CalendlyConfig {
     pub scheduling_url: String,
 }
 
+/// The coach's editor (issue 25, `content_editor`): the git working copy it edits.
+#[derive(Debug, Clone)]
+pub struct ContentRepoConfig {
+    /// The working copy (`CONTENT_REPO`): cloned from `remote` at start when missing.
+    pub repo: PathBuf,
+    /// The branch saves are committed and pushed to (`CONTENT_BRANCH`, default `main`).
+    pub branch: String,
+    /// Where saves are pushed (`CONTENT_REMOTE`, an `ssh://`, `git@…:` or `https://` address,
+    /// or a path); without it saves are committed locally only.
+    pub remote: Option<Secret>,
+    /// A deploy key's file for an SSH remote (`CONTENT_GIT_SSH_KEY`).
+    pub ssh_key: Option<PathBuf>,
+    /// A token for an HTTPS remote (`CONTENT_GIT_TOKEN`), sent as git's HTTP header.
+    pub token: Option<Secret>,
+    /// Commit each save (`false`: write the files only; `devserver` on the project's own
+    /// folder without `CONTENT_REPO`).
+    pub commit: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Environment {
     Development,
@@ -101,6 +120,8 @@ pub struct Config {
     pub app_secret: Secret,
     /// The bearer token of `/metrics` (`METRICS_TOKEN`); without it there are no metrics.
     pub metrics_token: Option<Secret>,
+    /// The coach's editor at `/admin/content` (`CONTENT_REPO`…); off without it.
+    pub content_repo: Option<ContentRepoConfig>,
 }
 
 /// Where configuration values come from: the process environment, or (for `devserver`) the
@@ -320,6 +341,21 @@ fn require_for_production(
     Ok(())
 }
 
+impl Vars<'_> {
+    /// `CONTENT_REPO` and the rest of the editor's repository, when set.
+    fn content_repo(&self) -> Option<ContentRepoConfig> {
+        let repo = PathBuf::from(self.var("CONTENT_REPO")?);
+        Some(ContentRepoConfig {
+            repo,
+            branch: self.var("CONTENT_BRANCH").unwrap_or_else(|| "main".into()),
+            remote: self.var("CONTENT_REMOTE").map(Secret::new),
+            ssh_key: self.var("CONTENT_GIT_SSH_KEY").map(PathBuf::from),
+            token: self.var("CONTENT_GIT_TOKEN").map(Secret::new),
+            commit: true,
+        })
+    }
+}
+
 impl Config {
     /// Reads the environment. Unset values have local-development defaults; production
     /// (`APP_ENV=production`) requires the ones that matter.
@@ -341,6 +377,7 @@ impl Config {
         let app_secret = v.app_secret(environment)?;
         let catalogue_url = v.catalogue_url(environment)?;
         let metrics_token = v.metrics_token()?;
+        let content_repo = v.content_repo();
         let database_url = v
             .var("DATABASE_URL")
             .unwrap_or_else(|| "sqlite://data/app.db".into());
@@ -374,6 +411,7 @@ impl Config {
             calendly,
             app_secret,
             metrics_token,
+            content_repo,
         })
     }
 }

@@ -12,6 +12,7 @@ pub mod backup;
 pub mod bookings;
 pub mod catalogue;
 pub mod configuration;
+pub mod content_editor;
 pub mod data_generation;
 pub mod db;
 pub mod domain;

@@ -113,6 +113,12 @@ impl Application {
             Some(_) => crate::monitoring::Metrics::enabled(),
             None => crate::monitoring::Metrics::disabled(),
         };
+        let content = match &config.content_repo {
+            Some(repo) => Some(Arc::new(
+                crate::content_editor::ContentEditor::open(repo.clone()).await?,
+            )),
+            None => None,
+        };
         let state = AppState {
             db: db.clone(),
             limiter: Arc::new(RateLimiter::for_database(&db, config.rate_limits)),
@@ -126,6 +132,7 @@ impl Application {
             sessions: Default::default(),
             dashboards: Default::default(),
             metrics,
+            content: content.clone(),
         };
         let shutdown = Arc::new(Notify::new());
         let mut workers = vec![
@@ -149,6 +156,9 @@ impl Application {
                 shutdown.clone(),
             )),
         ];
+        if let Some(editor) = content {
+            workers.push(tokio::spawn(editor.run_retries(shutdown.clone())));
+        }
         if let Some(transport) = transport {
             workers.push(tokio::spawn(crate::email::run_worker(
                 db,

@@ -35,6 +35,8 @@ pub struct AppState {
     pub dashboards: Arc<ReadCache<(String, &'static str), CachedBody>>,
     /// What `/metrics` reports (off without `METRICS_TOKEN`).
     pub metrics: crate::monitoring::Metrics,
+    /// The coach's editor (`/admin/content`), when a content repository is configured.
+    pub content: Option<Arc<crate::content_editor::ContentEditor>>,
 }
 
 impl AppState {

@@ -31,8 +31,14 @@ pub async fn read_whole_body(req: Request, next: Next) -> Response {
     if !has_body {
         return next.run(req).await;
     }
+    // The coach's editor uploads images (10 MB, base64): its one route reads more.
+    let limit = if req.uri().path() == crate::content_editor::PATH {
+        crate::content_editor::BODY_LIMIT
+    } else {
+        BODY_LIMIT
+    };
     let (parts, body) = req.into_parts();
-    match to_bytes(body, BODY_LIMIT).await {
+    match to_bytes(body, limit).await {
         Ok(bytes) => {
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await

@@ -9,6 +9,7 @@
 
 pub mod catalogue;
 pub mod diagnostics;
+pub mod editor;
 pub mod i18n;
 pub mod model;
 pub mod payments;

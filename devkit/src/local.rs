@@ -105,7 +105,21 @@ impl LocalApi {
                 .filter(|v| !v.trim().is_empty())
                 .or_else(|| local_default(name, root, addr, site))
         };
-        let config = Config::from_lookup(&lookup)?;
+        let mut config = Config::from_lookup(&lookup)?;
+        // The coach's editor (/admin/content) on the project's own folder: a save writes into
+        // content/ (after the same checks), where the devserver's watcher re-renders it and
+        // reloads the open pages. No commit in the developer's repository: CONTENT_REPO (and
+        // CONTENT_REMOTE) give the editor a working copy of its own that commits and pushes.
+        if config.content_repo.is_none() {
+            config.content_repo = Some(api::configuration::ContentRepoConfig {
+                repo: root.to_path_buf(),
+                branch: "main".into(),
+                remote: None,
+                ssh_key: None,
+                token: None,
+                commit: false,
+            });
+        }
         anyhow::ensure!(
             config.environment == Environment::Development,
             "devserver runs the product locally with stand-ins; unset APP_ENV=production"

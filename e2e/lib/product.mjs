@@ -118,7 +118,8 @@ function run(name, file, args, env, logs) {
   return child;
 }
 
-export async function startProduct() {
+/** Starts the product; `env` adds variables (the editor's CONTENT_REPO, CONTENT_REMOTE…). */
+export async function startProduct({ env: more = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "coaching-e2e-"));
   const mail = await startMail();
   const port = await freePort();
@@ -131,6 +132,7 @@ export async function startProduct() {
     SMTP_PORT: String(mail.port),
     SMTP_TLS: "none",
     RUST_LOG: process.env.RUST_LOG ?? "warn",
+    ...more,
   };
   const logs = [];
   const serve = run("devserver", "devserver", ["--port", String(port)], env, logs);

@@ -11,6 +11,7 @@ mod cancellations;
 mod care;
 mod catalogue;
 mod contact;
+mod content_editor;
 mod deactivation;
 mod discount_purchases;
 mod discounts;

@@ -472,6 +472,8 @@ pub struct Options {
     pub catalogue_url: Option<String>,
     /// `METRICS_TOKEN` set ([`METRICS_TOKEN`]): `/metrics` answers, and the app counts.
     pub metrics: bool,
+    /// The coach's editor's repository (`CONTENT_REPO`…), when the test uses the editor.
+    pub content_repo: Option<api::configuration::ContentRepoConfig>,
 }
 
 impl Default for Options {
@@ -484,6 +486,7 @@ impl Default for Options {
             database_url: None,
             catalogue_url: None,
             metrics: true,
+            content_repo: None,
         }
     }
 }
@@ -566,6 +569,7 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         },
         app_secret: Secret::new("test-app-secret-test-app-secret-0123456789"),
         metrics_token: options.metrics.then(|| Secret::new(METRICS_TOKEN)),
+        content_repo: options.content_repo.clone(),
     };
     let kit = DevKit {
         paytabs: Some(StandIn::for_api(&config).expect("the PayTabs stand-in")),

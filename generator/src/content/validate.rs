@@ -336,14 +336,27 @@ fn check_service(root: &Path, e: &Entry<ServiceMeta>, out: &mut Vec<Diagnostic>)
 /// A resource: its slug and image.
 fn check_resource(root: &Path, e: &Entry<ResourceMeta>, out: &mut Vec<Diagnostic>) {
     check_slug(e, out);
+    check_title(e, &e.meta.title, "resource", out);
     if let Some(img) = &e.meta.image_url {
         check_entry_file(root, e, "image_url", img, out);
     }
 }
 
-/// A blog post: its slug, featured image and that it has a body.
+/// A title that is only spaces: the page would have no heading, its card no name and its
+/// tab no title (the coach's editor can send one).
+fn check_title<M>(e: &Entry<M>, title: &str, what: &str, out: &mut Vec<Diagnostic>) {
+    if title.trim().is_empty() {
+        out.push(
+            e.error("title", "the title is empty")
+                .hint(format!("give the {what} a title")),
+        );
+    }
+}
+
+/// A blog post: its slug, title, featured image and that it has a body.
 fn check_post(root: &Path, e: &Entry<BlogPostMeta>, out: &mut Vec<Diagnostic>) {
     check_slug(e, out);
+    check_title(e, &e.meta.title, "post", out);
     if let Some(img) = &e.meta.featured_image_url {
         check_entry_file(root, e, "featured_image_url", img, out);
     }
@@ -358,6 +371,7 @@ fn check_post(root: &Path, e: &Entry<BlogPostMeta>, out: &mut Vec<Diagnostic>) {
 /// An event: its slug, time of day, photos and registration link.
 fn check_event(root: &Path, e: &Entry<EventMeta>, out: &mut Vec<Diagnostic>) {
     check_slug(e, out);
+    check_title(e, &e.meta.title, "event", out);
     if let Some(t) = &e.meta.event_time
         && chrono::NaiveTime::parse_from_str(t, "%H:%M").is_err()
     {

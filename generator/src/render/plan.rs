@@ -599,6 +599,8 @@ impl Planner<'_> {
             ("/book-session", "BookSession"),
             ("/admin/add-payment", "AddPayment"),
             ("/admin/client", "AdminClient"),
+            // The coach's editor (issue 25): Decap CMS, a bundle of its own (islands/build.mjs).
+            ("/admin/content", "ContentEditor"),
             ("/receipt", "Receipt"),
             // A sponsor's invoice and usage report (issue 23): opened from a link with a
             // token, without an account; not indexed, like every page here but /auth.

@@ -6,6 +6,7 @@ mod bookings;
 mod client_page;
 mod clients;
 mod common;
+pub mod content;
 mod discounts;
 mod exports;
 mod lots;
@@ -37,6 +38,14 @@ use crate::state::AppState;
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(stats::stats))
+        .merge(
+            // Images of up to 10 MB, base64-encoded (the whole-body reader allows it too).
+            OpenApiRouter::new().routes(routes!(content::proxy)).layer(
+                axum::extract::DefaultBodyLimit::max(crate::content_editor::BODY_LIMIT),
+            ),
+        )
+        .routes(routes!(content::status))
+        .routes(routes!(content::config))
         .routes(routes!(clients::clients))
         .routes(routes!(
             client_page::client_detail,
