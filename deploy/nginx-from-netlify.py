@@ -29,7 +29,8 @@ def pattern_regex(pattern: str) -> str:
     """A Netlify path pattern (`/assets/*`, `/*`, `/exact`) as an nginx regex."""
     if pattern.endswith("/*"):
         return "^" + re.escape(pattern[:-1])
-    return "^" + re.escape(pattern) + "$"
+    # An exact path also matches the file nginx serves it from ($uri after try_files).
+    return "^" + re.escape(pattern.rstrip("/")) + r"(/|/index\.html|\.html)?$"
 
 
 def quote(value: str) -> str:

@@ -81,6 +81,8 @@ expect /ar/no-such-page 404 'lang="ar"'
 expect /no-such-page 404 "Page not found"
 expect "/$asset" 200 "Cache-Control: public, max-age=31536000, immutable"
 expect /catalogue.json 200 '"version"'
+expect /admin/content 200 "script-src 'self' 'unsafe-eval'" # the editor's own CSP
+expect /admin 200 "script-src 'self'; style-src"            # and nowhere else
 expect /api/health 502 # proxied to the API (nobody listens in this test)
 
 
