@@ -14,9 +14,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 skip() { echo "SKIPPED: deploy/test-docker.sh: $*"; exit 0; }
-# DOCKER: another docker client (one whose BuildKit works without the buildx plugin, say).
-docker() { command "${DOCKER:-docker}" "$@"; }
-command -v "${DOCKER:-docker}" >/dev/null || skip "this machine has no docker command"
+# DOCKER: the docker client to use. By default the first on the PATH that can build with
+# BuildKit: one with the buildx plugin, or one older than 23 (BuildKit built in).
+if [ -z "${DOCKER:-}" ]; then
+  for candidate in $(which -a docker 2>/dev/null | awk '!seen[$0]++'); do
+    major=$("$candidate" version --format '{{.Client.Version}}' 2>/dev/null | cut -d. -f1)
+    if "$candidate" buildx version >/dev/null 2>&1 || [ "${major:-99}" -lt 23 ] 2>/dev/null; then
+      DOCKER=$candidate
+      break
+    fi
+  done
+  [ -n "${DOCKER:-}" ] || {
+    command -v docker >/dev/null || skip "this machine has no docker command"
+    skip "no docker client here can build with BuildKit (install the buildx plugin)"
+  }
+fi
+docker() { command "$DOCKER" "$@"; }
 why=$(docker info 2>&1 >/dev/null) || skip "no running Docker daemon ($(echo "$why" | grep -m1 . ))"
 docker image inspect debian:bookworm-slim >/dev/null 2>&1 ||
   docker pull -q debian:bookworm-slim >/dev/null 2>&1 ||

@@ -18,8 +18,10 @@ section "islands: install, type-check, unit tests"
   cd islands
   # `npm install` (not `npm ci`): it installs the lockfile's versions too, and `npm ci` rejects
   # lockfiles written with this machine's omit-lockfile-registry-resolved setting.
-  # (A folder left half-installed by an interrupted run has no tsc: install again.)
-  [ -x node_modules/.bin/tsc ] || npm install --no-audit --no-fund
+  # (A folder left half-installed by an interrupted run has no tsc, and one installed before the
+  # lockfile last changed is older than it: install again.)
+  [ -x node_modules/.bin/tsc ] && [ node_modules/.package-lock.json -nt package-lock.json ] ||
+    npm install --no-audit --no-fund
   ./node_modules/.bin/tsc --noEmit
   NO_COLOR=1 FORCE_COLOR=0 ./node_modules/.bin/vitest run
 ) 2>&1 | tee "$log"

@@ -136,7 +136,11 @@ pub fn ensure_built(
         .map_err(|e| Diagnostic::new(&dir, format!("cannot create the build lock: {e}")))?;
     lock.lock()
         .map_err(|e| Diagnostic::new(&dir, format!("cannot take the build lock: {e}")))?;
-    if !dir.join("node_modules").is_dir() {
+    // npm records what it installed in node_modules/.package-lock.json: a lockfile changed
+    // since (a pull that adds a package) installs again, as a missing folder does.
+    let modified = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
+    let installed = modified(&dir.join("node_modules/.package-lock.json"));
+    if installed.is_none() || modified(&dir.join("package-lock.json")) > installed {
         // `npm install` follows package-lock.json (exact versions); `npm ci` would reject a
         // lockfile written with omit-lockfile-registry-resolved, which some machines set.
         run(
