@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use crate::bookings::client_with_credits;
 use crate::payments::{admin, client, credits};
 use crate::support::{
-    Options, PAYTABS_KEY, TestApp, cairo_day, fresh_database, new_client, pay_offline_today,
-    spawn_app, spawn_app_with, using_postgres,
+    Options, TestApp, cairo_day, fresh_database, new_client, pay_offline_today, spawn_app,
+    spawn_app_with, using_postgres,
 };
 
 /// Runs the `api` binary as an operator would, with only `DATABASE_URL` (and `PATH`, for
@@ -126,17 +126,7 @@ async fn buy(app: &TestApp, log: &Log, c: &reqwest::Client) {
             "payment_result": {"response_status": "A", "response_code": "G1", "response_message": "Authorised"}
         }))
         .unwrap();
-        let r = reqwest::Client::new()
-            .post(app.url("/api/payments/paytabs/callback"))
-            .header("Content-Type", "application/json")
-            .header(
-                "Signature",
-                api::payments::paytabs::sign(PAYTABS_KEY, &body),
-            )
-            .body(body)
-            .send()
-            .await
-            .unwrap();
+        let r = app.paytabs_callback(body).await;
         assert_eq!(r.status(), 200, "PayTabs' callback is acknowledged");
         log.ack(Write::Purchase(cart));
     }

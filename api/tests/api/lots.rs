@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::payments::{admin, client, credits, hosted_page, post_return, press};
-use crate::support::{PAYTABS_KEY, TestApp, assert_ledger_verifies, error_of, spawn_app, user_id};
+use crate::support::{TestApp, assert_ledger_verifies, error_of, spawn_app, user_id};
 use api::domain::credits::{debit_one, refund_one};
 
 /// An offline payment of `sessions` credits lasting `months`; returns the payment's id.
@@ -448,17 +448,7 @@ async fn a_paytabs_refund_takes_only_unused_credits_and_a_replayed_notification_
             "payment_result": {"response_status": "D", "response_code": "D1", "response_message": "late"}
         }))
         .unwrap();
-        let r = reqwest::Client::new()
-            .post(app.url("/api/payments/paytabs/callback"))
-            .header("Content-Type", "application/json")
-            .header(
-                "Signature",
-                api::payments::paytabs::sign(PAYTABS_KEY, &body),
-            )
-            .body(body)
-            .send()
-            .await
-            .unwrap();
+        let r = app.paytabs_callback(body).await;
         assert_eq!(r.status(), 200);
     }
     assert_eq!(

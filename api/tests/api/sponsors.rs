@@ -723,17 +723,7 @@ async fn the_invoice_is_paid_through_the_one_paytabs_invoice_link_and_voiding_ca
         "payment_result": {"response_status": "A", "response_code": "G1", "response_message": "Authorised"}
     }))
     .unwrap();
-    let r = reqwest::Client::new()
-        .post(app.url("/api/payments/paytabs/callback"))
-        .header("Content-Type", "application/json")
-        .header(
-            "Signature",
-            api::payments::paytabs::sign(PAYTABS_KEY, &body),
-        )
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let r = app.paytabs_callback(body).await;
     assert_eq!(r.status(), 200);
     assert_eq!(credits(&app, MONA).await, (0, 0, 0));
     let (status, error) = error_of(

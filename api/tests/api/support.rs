@@ -604,6 +604,21 @@ pub fn new_client() -> reqwest::Client {
 }
 
 impl TestApp {
+    /// PayTabs' server-to-server callback with `body` (JSON bytes), signed with the test key.
+    pub async fn paytabs_callback(&self, body: Vec<u8>) -> reqwest::Response {
+        reqwest::Client::new()
+            .post(self.url("/api/payments/paytabs/callback"))
+            .header("Content-Type", "application/json")
+            .header(
+                "Signature",
+                api::payments::paytabs::sign(PAYTABS_KEY, &body),
+            )
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
