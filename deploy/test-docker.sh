@@ -18,7 +18,8 @@ skip() { echo "SKIPPED: deploy/test-docker.sh: $*"; exit 0; }
 # BuildKit: one with the buildx plugin, or one older than 23 (BuildKit built in).
 if [ -z "${DOCKER:-}" ]; then
   for candidate in $(which -a docker 2>/dev/null | awk '!seen[$0]++'); do
-    major=$("$candidate" version --format '{{.Client.Version}}' 2>/dev/null | cut -d. -f1)
+    # `docker version` exits 1 without a daemon even as it prints the client version.
+    major=$("$candidate" version --format '{{.Client.Version}}' 2>/dev/null | cut -d. -f1 || true)
     if "$candidate" buildx version >/dev/null 2>&1 || [ "${major:-99}" -lt 23 ] 2>/dev/null; then
       DOCKER=$candidate
       break
