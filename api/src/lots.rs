@@ -3,11 +3,10 @@
 //! with unused credits gets one "credits expire on …" email 14 days before, in its client's
 //! language.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 
 use crate::db::Db;
 use crate::domain::credits::{self, Expired};
@@ -133,7 +132,7 @@ pub async fn send_expiry_reminders(state: &AppState) -> anyhow::Result<usize> {
     Ok(sent)
 }
 
-pub async fn run(state: AppState, shutdown: Arc<Notify>) {
+pub async fn run(state: AppState, shutdown: CancellationToken) {
     loop {
         if let Err(e) = jobs::run(
             &state.db,
@@ -157,7 +156,7 @@ pub async fn run(state: AppState, shutdown: Arc<Notify>) {
         }
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(60)) => {}
-            _ = shutdown.notified() => break,
+            _ = shutdown.cancelled() => break,
         }
     }
 }

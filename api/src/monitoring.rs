@@ -25,7 +25,7 @@ use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gau
 use metrics_exporter_prometheus::{
     Matcher, PrometheusBuilder, PrometheusHandle, PrometheusRecorder,
 };
-use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 
 use crate::db::Db;
 use crate::domain::parse_ts;
@@ -159,7 +159,7 @@ impl Metrics {
 
     /// Drains the latency histograms into their buckets every few seconds (the exporter keeps
     /// samples until then), so memory stays flat between scrapes; until `shutdown`.
-    pub async fn upkeep(self, shutdown: Arc<Notify>) {
+    pub async fn upkeep(self, shutdown: CancellationToken) {
         let Some(inner) = self.inner else {
             return;
         };
@@ -167,7 +167,7 @@ impl Metrics {
             inner.handle.run_upkeep();
             tokio::select! {
                 _ = tokio::time::sleep(Duration::from_secs(5)) => {}
-                _ = shutdown.notified() => break,
+                _ = shutdown.cancelled() => break,
             }
         }
     }

@@ -17,6 +17,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 use tower_http::trace::TraceLayer;
 
 use crate::catalogue::Catalogues;
@@ -60,7 +61,7 @@ pub struct Application {
     listener: TcpListener,
     router: Router,
     state: AppState,
-    shutdown: Arc<Notify>,
+    shutdown: CancellationToken,
     workers: Vec<tokio::task::JoinHandle<()>>,
 }
 
@@ -134,7 +135,9 @@ impl Application {
             metrics,
             content: content.clone(),
         };
-        let shutdown = Arc::new(Notify::new());
+        // A token, not a Notify: a worker busy when the stop comes (sending an email, sweeping)
+        // still sees it at its next wait; a Notify wakes only the waiters of that instant.
+        let shutdown = CancellationToken::new();
         let mut workers = vec![
             tokio::spawn(crate::payments::reconcile::run(
                 state.clone(),
@@ -196,15 +199,24 @@ impl Application {
         self.router.clone()
     }
 
-    /// Serves until Ctrl+C or SIGTERM, finishing requests in flight, then stops the worker.
+    /// Serves until Ctrl+C or SIGTERM, finishing requests in flight, then stops the workers.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.run_until(shutdown_signal()).await
+    }
+
+    /// Serves until `stop` resolves, finishing requests in flight, then stops the workers and
+    /// waits for each to finish what it is doing.
+    pub async fn run_until(
+        self,
+        stop: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
         let service = self
             .router
             .into_make_service_with_connect_info::<SocketAddr>();
         let result = axum::serve(self.listener, service)
-            .with_graceful_shutdown(shutdown_signal())
+            .with_graceful_shutdown(stop)
             .await;
-        self.shutdown.notify_waiters();
+        self.shutdown.cancel();
         for worker in self.workers {
             let _ = worker.await;
         }

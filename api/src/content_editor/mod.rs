@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 use utoipa::ToSchema;
 
 use crate::configuration::ContentRepoConfig;
@@ -495,10 +495,10 @@ impl ContentEditor {
     }
 
     /// Retries a pending push every 30 s until `shutdown`.
-    pub async fn run_retries(self: Arc<Self>, shutdown: Arc<Notify>) {
+    pub async fn run_retries(self: Arc<Self>, shutdown: CancellationToken) {
         loop {
             tokio::select! {
-                _ = shutdown.notified() => return,
+                _ = shutdown.cancelled() => return,
                 _ = tokio::time::sleep(RETRY_EVERY) => {
                     self.retry_push().await;
                 }

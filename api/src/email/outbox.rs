@@ -11,6 +11,7 @@ use std::time::Duration;
 use chrono::Utc;
 use sqlx::AnyConnection;
 use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 
 use super::OutgoingEmail;
 use super::transport::{MailTransport, Queued};
@@ -253,7 +254,7 @@ pub async fn run_worker(
     transport: Arc<dyn MailTransport>,
     from: String,
     wake: Arc<Notify>,
-    shutdown: Arc<Notify>,
+    shutdown: CancellationToken,
     metrics: crate::monitoring::Metrics,
 ) {
     loop {
@@ -267,7 +268,7 @@ pub async fn run_worker(
         tokio::select! {
             _ = wake.notified() => {}
             _ = tokio::time::sleep(Duration::from_secs(5)) => {}
-            _ = shutdown.notified() => break,
+            _ = shutdown.cancelled() => break,
         }
     }
 }

@@ -6,11 +6,10 @@
 //! with the rest, and the status page is where the coach sees it. When only some mail is
 //! refused (a recipient, a message), it goes out.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 
 use super::jobs::{self, Job};
 use crate::domain::{now, parse_ts, ts};
@@ -68,7 +67,7 @@ pub async fn check_outbox(state: &AppState) -> anyhow::Result<usize> {
 }
 
 /// Every minute until shutdown.
-pub async fn run(state: AppState, shutdown: Arc<Notify>) {
+pub async fn run(state: AppState, shutdown: CancellationToken) {
     loop {
         if let Err(e) =
             jobs::run(&state.db, &state.metrics, Job::Alerts, check_outbox(&state)).await
@@ -77,7 +76,7 @@ pub async fn run(state: AppState, shutdown: Arc<Notify>) {
         }
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(60)) => {}
-            _ = shutdown.notified() => break,
+            _ = shutdown.cancelled() => break,
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 use utoipa::ToSchema;
 
 use crate::catalogue::{Catalogues, Load};
@@ -15,7 +15,7 @@ use crate::domain::{new_id, ts};
 const KEEP: i64 = 50;
 
 /// Records every load of `catalogue` until `shutdown`: the one it has now, then each next one.
-pub async fn record_loads(db: Db, catalogue: Arc<Catalogues>, shutdown: Arc<Notify>) {
+pub async fn record_loads(db: Db, catalogue: Arc<Catalogues>, shutdown: CancellationToken) {
     let source = catalogue.source().to_string();
     let mut loads = catalogue.loads();
     loop {
@@ -28,7 +28,7 @@ pub async fn record_loads(db: Db, catalogue: Arc<Catalogues>, shutdown: Arc<Noti
         }
         tokio::select! {
             changed = loads.changed() => if changed.is_err() { break },
-            _ = shutdown.notified() => break,
+            _ = shutdown.cancelled() => break,
         }
     }
 }

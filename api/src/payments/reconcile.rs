@@ -3,11 +3,10 @@
 //! a PayTabs reference within a day are marked failed. Transfer orders nobody confirmed in time
 //! lapse, and sponsors' invoices past their due date are reminded once.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 
 use super::settle;
 use crate::domain::ts;
@@ -71,7 +70,7 @@ async fn remind_overdue_invoices(state: &AppState) -> anyhow::Result<()> {
 }
 
 /// Every 5 minutes until shutdown.
-pub async fn run(state: AppState, shutdown: Arc<Notify>) {
+pub async fn run(state: AppState, shutdown: CancellationToken) {
     loop {
         if let Err(e) = jobs::run(
             &state.db,
@@ -85,7 +84,7 @@ pub async fn run(state: AppState, shutdown: Arc<Notify>) {
         }
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(300)) => {}
-            _ = shutdown.notified() => break,
+            _ = shutdown.cancelled() => break,
         }
     }
 }

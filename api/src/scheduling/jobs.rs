@@ -2,11 +2,10 @@
 //! for each confirmed session starting within 24 hours; and Calendly bookings still without a
 //! Google Meet link get it from Calendly's API (the link often appears after the webhook).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
-use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 
 use crate::bookings::{change, store};
 use crate::domain::{now, ts};
@@ -86,7 +85,7 @@ pub async fn refresh_meeting_links(state: &AppState) -> anyhow::Result<usize> {
     Ok(filled)
 }
 
-pub async fn run(state: AppState, shutdown: Arc<Notify>) {
+pub async fn run(state: AppState, shutdown: CancellationToken) {
     loop {
         for (name, result) in [
             (
@@ -131,7 +130,7 @@ pub async fn run(state: AppState, shutdown: Arc<Notify>) {
         }
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(60)) => {}
-            _ = shutdown.notified() => break,
+            _ = shutdown.cancelled() => break,
         }
     }
 }

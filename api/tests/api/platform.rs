@@ -1,5 +1,7 @@
 //! What every route shares: health, the error shape, CSRF, role extractors, OpenAPI.
 
+use std::time::Duration;
+
 use axum::routing::get;
 use serde_json::{Value, json};
 
@@ -45,6 +47,25 @@ async fn api_health_asks_the_running_server() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("did not answer"),
         "{out:?}"
+    );
+}
+
+/// SIGTERM stops the API promptly, whatever its background workers are doing at that moment:
+/// here they are still at their first round of work (the outbox, the sweeps, the alerts) when
+/// the stop comes, as they may be in production. A container that does not stop is killed
+/// after its grace period, mid-write.
+#[tokio::test]
+async fn the_api_stops_on_request_even_while_its_workers_are_busy() {
+    let app = spawn_app().await;
+    let base = app.base.clone();
+    let stopped = tokio::time::timeout(Duration::from_secs(20), app.shut_down()).await;
+    assert!(
+        matches!(stopped, Ok(Ok(()))),
+        "the API did not stop within 20 s: {stopped:?}"
+    );
+    assert!(
+        reqwest::get(format!("{base}/api/health")).await.is_err(),
+        "nothing answers once it has stopped"
     );
 }
 

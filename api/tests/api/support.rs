@@ -444,6 +444,9 @@ pub async fn fresh_database() -> (String, tempfile::TempDir) {
 // The app
 
 pub struct TestApp {
+    /// Sending stops the server as SIGTERM does ([`TestApp::shut_down`]).
+    stop: tokio::sync::oneshot::Sender<()>,
+    stopped: tokio::task::JoinHandle<std::io::Result<()>>,
     pub base: String,
     pub mail: MailServer,
     pub client: reqwest::Client,
@@ -581,8 +584,16 @@ pub async fn spawn_app_with(options: Options) -> TestApp {
         .await
         .expect("app builds");
     let state = app.state();
-    tokio::spawn(app.run_until_stopped());
+    let (stop, stop_asked) = tokio::sync::oneshot::channel::<()>();
+    let stopped = tokio::spawn(app.run_until(async move {
+        // A TestApp dropped without `shut_down` leaves the server to the end of the test.
+        if stop_asked.await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }));
     TestApp {
+        stop,
+        stopped,
         base,
         mail,
         client: new_client(),
@@ -604,6 +615,13 @@ pub fn new_client() -> reqwest::Client {
 }
 
 impl TestApp {
+    /// Stops the server as SIGTERM does and waits until it has: its requests finished and its
+    /// background workers stopped. Returns what serving returned.
+    pub async fn shut_down(self) -> std::io::Result<()> {
+        let _ = self.stop.send(());
+        self.stopped.await.expect("the server task does not panic")
+    }
+
     /// PayTabs' server-to-server callback with `body` (JSON bytes), signed with the test key.
     pub async fn paytabs_callback(&self, body: Vec<u8>) -> reqwest::Response {
         reqwest::Client::new()
