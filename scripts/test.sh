@@ -97,7 +97,13 @@ cargo build --quiet --locked -p devserver # the README's one command, which the 
   cd e2e
   [ -d node_modules/playwright-core ] || npm install --no-audit --no-fund
   rm -rf artifacts # screenshots of every step land here; the run leaves them behind
-  node --test --test-concurrency=1 tests/
+  # Two files at a time: each starts its own product (port, database, output folder, mailbox),
+  # and most of a browser test is waiting on the page.
+  # The longest files first, so that the run does not end on one of them alone.
+  slow=(tests/visitor.test.mjs tests/brand.test.mjs tests/admin-credits.test.mjs tests/sponsors.test.mjs)
+  rest=$(ls tests/*.test.mjs | grep -vxF "$(printf '%s\n' "${slow[@]}")")
+  # shellcheck disable=SC2086 # one word per file
+  node --test --test-concurrency="${E2E_CONCURRENCY:-2}" "${slow[@]}" $rest
 ) 2>&1 | tee -a "$log"
 echo "screenshots: e2e/artifacts/"
 

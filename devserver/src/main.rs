@@ -24,6 +24,10 @@ struct Cli {
     root: PathBuf,
     #[arg(long, default_value_t = 8000)]
     port: u16,
+    /// Where the built site goes (default: public/ under --root). Two devservers on one
+    /// project, as the browser tests run them side by side, each need their own.
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Include unpublished and inactive items.
     #[arg(long)]
     drafts: bool,
@@ -35,7 +39,8 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(&cli.root, cli.port, cli.drafts, cli.api) {
+    let out = cli.out.clone().unwrap_or_else(|| cli.root.join("public"));
+    match run(&cli.root, &out, cli.port, cli.drafts, cli.api) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -44,8 +49,14 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(root: &Path, port: u16, drafts: bool, api: Option<String>) -> anyhow::Result<()> {
-    let out = root.join("public");
+fn run(
+    root: &Path,
+    out: &Path,
+    port: u16,
+    drafts: bool,
+    api: Option<String>,
+) -> anyhow::Result<()> {
+    let out = out.to_path_buf();
     let base_url = format!("http://127.0.0.1:{port}");
     let options = {
         let (root, base_url) = (root.to_path_buf(), base_url.clone());

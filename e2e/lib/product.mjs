@@ -3,7 +3,7 @@
 // demo accounts, on a fresh SQLite file, with mail going to a real SMTP server of this harness
 // that keeps what it receives.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -118,9 +118,28 @@ function run(name, file, args, env, logs) {
   return child;
 }
 
-/** Starts the product; `env` adds variables (the editor's CONTENT_REPO, CONTENT_REMOTE…). */
-export async function startProduct({ env: more = {} } = {}) {
+/**
+ * A project folder of its own under `dir`: copies of content/, themes/ and netlify.toml that a
+ * test may edit while the other files' devservers (watching the real project) see nothing; the
+ * islands and the image cache are the project's own (links).
+ */
+function projectCopy(dir) {
+  const copy = join(dir, "project");
+  for (const part of ["content", "themes", "netlify.toml"]) cpSync(join(root, part), join(copy, part), { recursive: true });
+  mkdirSync(join(root, ".cache"), { recursive: true });
+  symlinkSync(join(root, "islands"), join(copy, "islands"));
+  symlinkSync(join(root, ".cache"), join(copy, ".cache"));
+  return copy;
+}
+
+/**
+ * Starts the product; `env` adds variables (the editor's CONTENT_REPO, CONTENT_REMOTE…);
+ * `ownProject` serves a copy of the project (its folder is the returned `root`) for a test that
+ * edits content.
+ */
+export async function startProduct({ env: more = {}, ownProject = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "coaching-e2e-"));
+  const project = ownProject ? projectCopy(dir) : root;
   const mail = await startMail();
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
@@ -135,28 +154,40 @@ export async function startProduct({ env: more = {} } = {}) {
     ...more,
   };
   const logs = [];
-  const serve = run("devserver", "devserver", ["--port", String(port)], env, logs);
+  // Its own output folder: test files run side by side, each site built for its own port.
+  const args = ["--root", project, "--port", String(port), "--out", join(dir, "public")];
+  const serve = run("devserver", "devserver", args, env, logs);
   await waitForHttp(`${site}/api/health`, serve, "devserver");
   return {
     site,
+    root: project,
     mail,
     logs,
     async stop() {
-      if (serve.exitCode === null) {
-        serve.kill("SIGTERM"); // stops gracefully, as Ctrl+C does
-        const exited = await new Promise((ok) => {
-          serve.once("exit", () => ok(true));
-          // Generous: a loaded CI machine (load 17 on 2 cores was seen) is slow to finish the
-          // requests in flight; a server that never stops still fails.
-          setTimeout(() => ok(false), 30_000);
-        });
-        if (!exited) {
-          serve.kill("SIGKILL");
-          throw new Error(`devserver did not stop on SIGTERM within 30 s\n${logs.join("")}`);
-        }
+      try {
+        await stopServer();
+      } finally {
+        // Even when the server would not stop: an open mailbox keeps the test process alive.
+        await mail.close();
+        rmSync(dir, { recursive: true, force: true });
       }
-      await mail.close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
+
+  async function stopServer() {
+    if (serve.exitCode !== null) return;
+    serve.kill("SIGTERM"); // stops gracefully, as Ctrl+C does
+    let timer;
+    const exited = await new Promise((ok) => {
+      serve.once("exit", () => ok(true));
+      // Generous: a loaded CI machine (load 17 on 2 cores was seen) is slow to finish the
+      // requests in flight; a server that never stops still fails.
+      timer = setTimeout(() => ok(false), 30_000);
+    });
+    clearTimeout(timer); // or the test process would wait it out before exiting
+    if (!exited) {
+      serve.kill("SIGKILL");
+      throw new Error(`devserver did not stop on SIGTERM within 30 s\n${logs.join("")}`);
+    }
+  }
 }

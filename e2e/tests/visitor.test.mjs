@@ -4,9 +4,9 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join } from "node:path";
 import { startProduct } from "../lib/product.mjs";
-import { axe, launch, visitor } from "../lib/browser.mjs";
+import { axe, launch, open, visitor } from "../lib/browser.mjs";
 
 let product;
 let browser;
@@ -36,7 +36,7 @@ test("every public route loads cleanly and passes axe, on desktop and phone", as
     const v = await visitor(browser, mobile ? "public-phone" : "public-desktop", { mobile });
     const failures = [];
     for (const path of routes) {
-      const response = await v.page.goto(product.site + path, { waitUntil: "networkidle" });
+      const response = await open(v.page, product.site + path);
       assert.equal(response.status(), 200, `${path} answers 200`);
       assert.ok((await v.page.locator("h1").count()) >= 1, `${path} has a heading`);
       for (const problem of v.problems.splice(0)) failures.push(problem);
@@ -182,22 +182,25 @@ test("the events photo gallery wraps at both ends, follows the arrow keys and cl
 });
 
 test("an edited Markdown file shows in the open browser without a manual reload", async (t) => {
-  const slug = "executive-presence-is-not-charisma";
-  const file = resolve(import.meta.dirname, `../../content/blog/${slug}.md`);
-  const original = readFileSync(file, "utf8");
-  const v = await visitor(browser, "live-reload");
-  const { page } = v;
-  await page.goto(`${product.site}/blog/${slug}`, { waitUntil: "load" });
-  const marker = `Edited while the page was open (${Date.now()}).`;
+  // A product on a copy of the project: the files running beside this one watch the real one.
+  const own = await startProduct({ ownProject: true });
   try {
+    const slug = "executive-presence-is-not-charisma";
+    const file = join(own.root, `content/blog/${slug}.md`);
+    const original = readFileSync(file, "utf8");
+    const v = await visitor(browser, "live-reload");
+    const { page } = v;
+    await page.goto(`${own.site}/blog/${slug}`, { waitUntil: "load" });
+    const marker = `Edited while the page was open (${Date.now()}).`;
     const saved = Date.now();
     writeFileSync(file, `${original.trimEnd()}\n\n${marker}\n`);
     await page.getByText(marker).waitFor({ timeout: 15_000 });
     t.diagnostic(`saved file → text in the browser: ${Date.now() - saved} ms`);
     await v.shot("after-edit");
-  } finally {
     writeFileSync(file, original);
+    await page.getByText(marker).waitFor({ state: "detached", timeout: 15_000 });
+    await v.context.close();
+  } finally {
+    await own.stop();
   }
-  await page.getByText(marker).waitFor({ state: "detached", timeout: 15_000 });
-  await v.context.close();
 });
