@@ -82,15 +82,16 @@ export async function visitor(browser, folder, { mobile = false } = {}) {
     /** Saves a full-page screenshot named after the step. */
     async shot(name, p = page) {
       step += 1;
-      // JPEG: a third faster to encode than PNG for a tall page, and a third smaller.
-      const file = join(dir, `${String(step).padStart(2, "0")}-${name}.jpg`);
+      // PNG, though JPEG encodes a third faster: the screenshots are there to be looked at, and
+      // some viewers (the agents' file viewer among them) show PNG only.
+      const file = join(dir, `${String(step).padStart(2, "0")}-${name}.png`);
       // Scroll through first, so lazily loaded images (the footer's card icons) are in the picture.
       await p.evaluate(async () => {
         window.scrollTo({ top: document.body.scrollHeight, behavior: "instant" });
         await new Promise((ok) => setTimeout(ok, 150));
         window.scrollTo({ top: 0, behavior: "instant" });
       });
-      await p.screenshot({ path: file, type: "jpeg", quality: 80, fullPage: true });
+      await p.screenshot({ path: file, fullPage: true });
       return file;
     },
   };
