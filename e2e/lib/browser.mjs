@@ -97,21 +97,6 @@ export async function visitor(browser, folder, { mobile = false } = {}) {
   };
 }
 
-/**
- * Opens a page and waits until it is what a visitor sees: loaded, its fonts ready, and, where an
- * island mounts at once, the network quiet (the island's module and its API calls). A content
- * page does not wait out the half second of quiet `networkidle` always takes: the route loops
- * open about two hundred pages.
- */
-export async function open(page, url) {
-  const response = await page.goto(url, { waitUntil: "load" });
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  if (await page.locator('[data-island]:not([data-when="intent"])').count()) {
-    await page.waitForLoadState("networkidle");
-  }
-  return response;
-}
-
 /** axe-core's serious and critical violations on the page as it is now (an open dialog included). */
 export async function axe(page, context = "document") {
   // Injected over the DevTools protocol: the site's CSP (rightly) refuses inline script tags.

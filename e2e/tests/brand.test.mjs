@@ -5,7 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { startProduct } from "../lib/product.mjs";
-import { launch, open, visitor } from "../lib/browser.mjs";
+import { launch, visitor } from "../lib/browser.mjs";
 
 let product;
 let browser;
@@ -86,7 +86,7 @@ test("every image has intrinsic size; photos are responsive; the hero is eager a
   const v = await visitor(browser, "brand-images");
   let photos = 0;
   for (const path of await contentRoutes()) {
-    await open(v.page, product.site + path);
+    await v.page.goto(product.site + path, { waitUntil: "networkidle" });
     const imgs = await v.page.$$eval("img", (all) =>
       all.map((i) => ({
         src: i.getAttribute("src"),
@@ -133,7 +133,7 @@ test("no content page is wider than a 390 px phone", async () => {
   const v = await visitor(browser, "brand-phone", { mobile: true });
   const wide = [];
   for (const path of await contentRoutes()) {
-    await open(v.page, product.site + path);
+    await v.page.goto(product.site + path, { waitUntil: "networkidle" });
     const overflow = await v.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     if (overflow > 0) wide.push(`${path} (+${overflow}px)`);
   }

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startProduct } from "../lib/product.mjs";
-import { axe, launch, open, visitor } from "../lib/browser.mjs";
+import { axe, launch, visitor } from "../lib/browser.mjs";
 
 let product;
 let browser;
@@ -36,7 +36,7 @@ test("every public route loads cleanly and passes axe, on desktop and phone", as
     const v = await visitor(browser, mobile ? "public-phone" : "public-desktop", { mobile });
     const failures = [];
     for (const path of routes) {
-      const response = await open(v.page, product.site + path);
+      const response = await v.page.goto(product.site + path, { waitUntil: "networkidle" });
       assert.equal(response.status(), 200, `${path} answers 200`);
       assert.ok((await v.page.locator("h1").count()) >= 1, `${path} has a heading`);
       for (const problem of v.problems.splice(0)) failures.push(problem);
