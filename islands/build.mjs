@@ -19,14 +19,9 @@ const islands = readdirSync(islandDir).filter((f) => f.endsWith(".tsx")).map((f)
 // The public pages' own small script (menu, dialog, carousel, forms…): no React.
 const pageScript = existsSync(join(here, "src/page/site.ts"));
 
-rmSync(dist, { recursive: true, force: true });
-const result = await build({
+/** What the islands' build and the editor's share: split, minified, content-hashed ESM. */
+const shared = {
   absWorkingDir: here,
-  entryPoints: [
-    { in: "src/runtime.ts", out: "runtime" },
-    ...(pageScript ? [{ in: "src/page/site.ts", out: "site" }] : []),
-    ...islands.map((name) => ({ in: `src/islands/${name}.tsx`, out: name })),
-  ],
   outdir: dist,
   bundle: true,
   splitting: true,
@@ -35,14 +30,24 @@ const result = await build({
   target: "es2020",
   jsx: "automatic",
   entryNames: "[name]-[hash]",
-  chunkNames: "chunk-[hash]",
-  define: { "process.env.NODE_ENV": '"production"' },
-  plugins: [esbuildMessages()],
   // Arabic messages as UTF-8, not \u escapes (a third of the bytes); module scripts are always
   // decoded as UTF-8.
   charset: "utf8",
   legalComments: "none",
   metafile: true,
+};
+
+rmSync(dist, { recursive: true, force: true });
+const result = await build({
+  ...shared,
+  entryPoints: [
+    { in: "src/runtime.ts", out: "runtime" },
+    ...(pageScript ? [{ in: "src/page/site.ts", out: "site" }] : []),
+    ...islands.map((name) => ({ in: `src/islands/${name}.tsx`, out: name })),
+  ],
+  chunkNames: "chunk-[hash]",
+  define: { "process.env.NODE_ENV": '"production"' },
+  plugins: [esbuildMessages()],
   logLevel: "warning",
 });
 
@@ -114,22 +119,11 @@ for (const island of islands) {
 // own React, its own chunks), so that adding it changes no other page's JS. Registered as the
 // island `ContentEditor`; no catalogue chunks (its texts are bundled, both languages).
 const editorBuild = await build({
-  absWorkingDir: here,
+  ...shared,
   entryPoints: [{ in: "src/editor/ContentEditor.tsx", out: "content-editor" }],
-  outdir: dist,
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  minify: true,
-  target: "es2020",
-  jsx: "automatic",
-  entryNames: "[name]-[hash]",
   chunkNames: "content-editor-chunk-[hash]",
   define: { "process.env.NODE_ENV": '"production"', global: "globalThis" },
   loader: { ".wasm": "file", ".woff": "file", ".woff2": "file", ".ttf": "file", ".svg": "file" },
-  charset: "utf8",
-  legalComments: "none",
-  metafile: true,
   logLevel: "error",
 });
 {

@@ -39,8 +39,8 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let out = cli.out.clone().unwrap_or_else(|| cli.root.join("public"));
-    match run(&cli.root, &out, cli.port, cli.drafts, cli.api) {
+    let out = cli.out.unwrap_or_else(|| cli.root.join("public"));
+    match run(&cli.root, out, cli.port, cli.drafts, cli.api) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -51,12 +51,11 @@ fn main() -> ExitCode {
 
 fn run(
     root: &Path,
-    out: &Path,
+    out: PathBuf,
     port: u16,
     drafts: bool,
     api: Option<String>,
 ) -> anyhow::Result<()> {
-    let out = out.to_path_buf();
     let base_url = format!("http://127.0.0.1:{port}");
     let options = {
         let (root, base_url) = (root.to_path_buf(), base_url.clone());
