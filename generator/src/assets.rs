@@ -59,10 +59,20 @@ impl AssetMap {
         }
         // Stylesheets last: their url(...) references are rewritten to the hashed names first,
         // so a changed icon changes the stylesheet's hash too.
-        for (path, bytes) in css {
-            let text = String::from_utf8_lossy(&bytes);
+        let sheets: HashMap<String, String> = css
+            .into_iter()
+            .map(|(path, bytes)| (path, String::from_utf8_lossy(&bytes).into_owned()))
+            .collect();
+        let mut paths: Vec<&String> = sheets.keys().collect();
+        paths.sort();
+        for path in paths {
+            let text = inline_imports(path, &sheets, 0).map_err(|e| {
+                let file = files.iter().find(|(_, p)| p == path).map(|(f, _)| f.as_path());
+                Diagnostic::new(file.unwrap_or(theme_assets), e)
+                    .hint("an @import names another of the theme's stylesheets by its address, e.g. @import \"/assets/css/islands.css\";")
+            })?;
             let rewritten = map.rewrite_css_urls(&text);
-            map.insert(path, rewritten.into_bytes());
+            map.insert(path.clone(), rewritten.into_bytes());
         }
         Ok(map)
     }
@@ -142,6 +152,48 @@ impl AssetMap {
     }
 }
 
+/// A stylesheet with its `@import "/assets/…";` lines replaced by the named stylesheets' text
+/// (theirs in turn, a few levels deep): a page that needs several of the theme's stylesheets
+/// fetches one file, where each stylesheet of its own would be a render-blocking round trip on
+/// a phone, and the theme still keeps them apart to edit. Only whole lines that start with
+/// `@import` and name a stylesheet of the theme are inlined; any other `@import` is left alone.
+fn inline_imports(
+    path: &str,
+    sheets: &HashMap<String, String>,
+    depth: usize,
+) -> Result<String, String> {
+    let text = &sheets[path];
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let target = line
+            .trim()
+            .strip_prefix("@import")
+            .and_then(|rest| rest.trim().strip_suffix(';'))
+            .map(|t| t.trim().trim_matches(|c| c == '"' || c == '\''))
+            .filter(|t| t.starts_with("/assets/"));
+        match target {
+            Some(target) => {
+                if !sheets.contains_key(target) {
+                    return Err(format!(
+                        "{path} imports {target}, which is not a stylesheet of the theme"
+                    ));
+                }
+                if depth >= 4 {
+                    return Err(format!(
+                        "{path}: @import nested more than 4 deep (a stylesheet importing itself?)"
+                    ));
+                }
+                out.push_str(&inline_imports(target, sheets, depth + 1)?);
+                if !out.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+            None => out.push_str(line),
+        }
+    }
+    Ok(out)
+}
+
 /// `/assets/css/site.css` + bytes → `/assets/css/site.<10 hex>.css`.
 fn fingerprinted_url(path: &str, bytes: &[u8]) -> String {
     let hash = blake3::hash(bytes).to_hex();
@@ -167,6 +219,40 @@ mod tests {
         assert_ne!(a, fingerprinted_url("/static/logo.svg", b"<svg></svg>"));
         assert!(fingerprinted_url("/static/brochure.pdf", b"%PDF").ends_with(".pdf"));
         assert!(fingerprinted_url("/static/LICENSE", b"x").starts_with("/static/LICENSE."));
+    }
+
+    #[test]
+    fn a_stylesheet_imports_the_themes_stylesheets_inline() {
+        let sheets: HashMap<String, String> = [
+            (
+                "/assets/css/app.css",
+                "@import \"/assets/css/a.css\";\n@import '/assets/css/b.css';\n.app{}\n",
+            ),
+            ("/assets/css/a.css", ".a{}"),
+            (
+                "/assets/css/b.css",
+                "@import url(https://fonts.example/x.css);\n.b{}\n",
+            ),
+            (
+                "/assets/css/loop.css",
+                "@import \"/assets/css/loop.css\";\n",
+            ),
+            (
+                "/assets/css/bad.css",
+                "@import \"/assets/css/missing.css\";\n",
+            ),
+        ]
+        .into_iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect();
+        assert_eq!(
+            inline_imports("/assets/css/app.css", &sheets, 0).unwrap(),
+            ".a{}\n@import url(https://fonts.example/x.css);\n.b{}\n.app{}\n"
+        );
+        let missing = inline_imports("/assets/css/bad.css", &sheets, 0).unwrap_err();
+        assert!(missing.contains("/assets/css/missing.css"), "{missing}");
+        let looped = inline_imports("/assets/css/loop.css", &sheets, 0).unwrap_err();
+        assert!(looped.contains("more than 4 deep"), "{looped}");
     }
 
     #[test]
