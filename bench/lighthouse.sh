@@ -9,6 +9,7 @@
 #   SITE=http://127.0.0.1:8000 bash bench/lighthouse.sh   # a `devserver` you run (demo accounts)
 #   RUNS=3 PAGES="/ /pricing" bash bench/lighthouse.sh    # median of 3 runs, some pages only
 #   LANG_PREFIX=/ar bash bench/lighthouse.sh               # the same pages in Arabic (/ar/…)
+#   LH_BLOCK="*/islands/*" bash bench/lighthouse.sh        # blocked URL patterns: a page without them
 #
 # Pages behind sign-in (/dashboard, /book-session, /admin) are measured signed in as the demo
 # client and admin that `devserver` creates on a new database. JSON reports are kept in

@@ -34,6 +34,7 @@ try {
     logLevel: "error",
     onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
     disableStorageReset: Boolean(cookieHeader),
+    ...(process.env.LH_BLOCK ? { blockedUrlPatterns: process.env.LH_BLOCK.split(" ") } : {}),
   });
   fs.writeFileSync(out, result.report);
 } finally {

@@ -700,6 +700,36 @@ fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
         "AuthPage preloaded"
     );
     assert!(auth.contains("data-src=\"/assets/islands/AuthPage-"));
+    // A portal page fetches its island in a few files (a build of its own per island), not the
+    // twenty-odd small chunks one build shared between eleven islands made of it: on a phone
+    // over HTTP/1.1 each is a round trip before the page works.
+    let preloads = auth.matches("rel=\"modulepreload\"").count();
+    assert!(preloads <= 8, "/auth preloads {preloads} files");
+    // And one stylesheet of its own beside site.css: app.css, with the islands', the client's
+    // and the admin's stylesheets inlined in it by the build.
+    let sheets: Vec<&str> = auth
+        .split("<link rel=\"stylesheet\" href=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert_eq!(sheets.len(), 2, "{sheets:?}");
+    let app_css = fs::read_to_string(built().out.join(sheets[1].trim_start_matches('/'))).unwrap();
+    assert!(sheets[1].starts_with("/assets/css/app."), "{sheets:?}");
+    assert!(
+        !app_css
+            .lines()
+            .any(|l| l.trim_start().starts_with("@import")),
+        "the imports are inlined"
+    );
+    for part in ["islands.css", "client.css", "admin.css"] {
+        let text =
+            fs::read_to_string(repo_root().join("themes/default/assets/css").join(part)).unwrap();
+        let rule = text
+            .lines()
+            .find(|l| l.starts_with('.') && !l.contains("url("))
+            .unwrap();
+        assert!(app_css.contains(rule), "app.css holds {part}'s {rule}");
+    }
     let src = auth
         .split("data-src=\"")
         .nth(1)

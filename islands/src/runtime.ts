@@ -48,6 +48,15 @@ function onIntent(el: HTMLElement, selector: string): void {
   for (const type of ["pointerover", "focusin", "click"]) document.addEventListener(type, handler);
 }
 
+/**
+ * Runs `fn` once the page has painted: the page's own HTML (its heading, the loading card)
+ * shows before the island's code runs, not after React's first render. The code is already
+ * downloading (the page preloads it), so this waits for no network.
+ */
+function afterFirstPaint(fn: () => void): void {
+  requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
 for (const el of document.querySelectorAll<HTMLElement>("[data-island][data-src]")) {
   const when = el.dataset.when ?? "load";
   if (when === "intent" && el.dataset.trigger) {
@@ -64,6 +73,6 @@ for (const el of document.querySelectorAll<HTMLElement>("[data-island][data-src]
     const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 200));
     idle(() => start(el));
   } else {
-    start(el);
+    afterFirstPaint(() => start(el));
   }
 }

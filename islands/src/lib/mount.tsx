@@ -1,5 +1,5 @@
 // Turns a component into an island module's `mount(element, props)`.
-import { type ComponentType, StrictMode, useEffect } from "react";
+import { type ComponentType, StrictMode, startTransition, useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import { showFlash } from "./flash";
 import { setCoachTimeZone } from "./format";
@@ -37,12 +37,17 @@ function render<P extends object>(Component: ComponentType<P>, el: HTMLElement, 
   if (typeof zone === "string") setCoachTimeZone(zone);
   setDefaultValidityMonths((props as { defaultValidityMonths?: unknown }).defaultValidityMonths);
   el.classList.add("island--live");
-  createRoot(el).render(
-    <StrictMode>
-      <Component {...props} />
-      <Ready root={el} />
-      <Toasts />
-      <Flash />
-    </StrictMode>,
+  const root = createRoot(el);
+  // The first render as a transition: React renders it in slices of a few milliseconds and lets
+  // the browser answer a tap between them, rather than one long task a phone cannot interrupt.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Component {...props} />
+        <Ready root={el} />
+        <Toasts />
+        <Flash />
+      </StrictMode>,
+    ),
   );
 }
