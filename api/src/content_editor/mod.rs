@@ -6,13 +6,15 @@
 //! no symbolic link, Markdown ≤ 1 MB, images ≤ 10 MB of the type their bytes say), then refused
 //! if the file changed since this session read it, then `site check` runs on the site as it
 //! would be after the save ([`check`]); only then are the files written (a temporary file,
-//! then a rename), committed by the admin and pushed. A failed push keeps the commit: the
+//! then a rename), committed by the admin and pushed. A YAML file keeps the comments the
+//! editor does not know about ([`comments`]). A failed push keeps the commit: the
 //! editor reports it pending and retries every 30 s. Saves take turns (one lock).
 //!
 //! Without git ([`ContentRepoConfig::commit`] false: `devserver` on the project's own folder)
 //! a save writes the files only, after the same checks.
 
 pub mod check;
+mod comments;
 pub mod git;
 pub mod paths;
 
@@ -118,6 +120,20 @@ fn sha256(bytes: &[u8]) -> String {
 }
 
 /// `rel` as the protocol writes paths: `/`-separated.
+fn is_yaml(rel: &Path) -> bool {
+    rel.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
+}
+
+/// The editor writes a YAML file's values without its comments: they are put back
+/// ([`comments::keep`]). Text that is not UTF-8 is left to the check to refuse.
+fn keep_comments(old: &[u8], new: Vec<u8>) -> Vec<u8> {
+    match (std::str::from_utf8(old), std::str::from_utf8(&new)) {
+        (Ok(old), Ok(text)) => comments::keep(old, text).into_bytes(),
+        _ => new,
+    }
+}
+
 fn slash(rel: &Path) -> String {
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
@@ -351,7 +367,14 @@ impl ContentEditor {
         }
         let changes: Vec<Change> = checked
             .into_iter()
-            .map(|(rel, bytes)| Change { rel, bytes })
+            .zip(&before)
+            .map(|((rel, bytes), old)| {
+                let bytes = match (bytes, old) {
+                    (Some(new), Some(old)) if is_yaml(&rel) => Some(keep_comments(old, new)),
+                    (bytes, _) => bytes,
+                };
+                Change { rel, bytes }
+            })
             .collect();
         let started = Instant::now();
         let root = self.root().to_path_buf();

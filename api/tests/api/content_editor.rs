@@ -270,6 +270,72 @@ async fn the_editor_lists_reads_and_saves_a_post_as_a_commit_by_the_admin() {
 }
 
 #[tokio::test]
+async fn a_yaml_file_saved_from_the_editor_keeps_its_comments() {
+    let (app, repo) = editor_app().await;
+    let coach = admin(&app, "coach.comments@example.com").await;
+    let path = "content/faqs.yaml";
+    let entry = ok(act(&app, &coach, "getEntry", json!({ "path": path })).await).await;
+    let raw = entry["data"].as_str().unwrap().to_string();
+    let comments: Vec<&str> = raw.lines().filter(|l| l.starts_with('#')).collect();
+    assert!(comments.len() >= 3, "{comments:?}");
+    // What Decap writes: the values again, without a comment, one question edited.
+    let first_question = raw
+        .lines()
+        .find(|l| l.trim_start().starts_with("en:"))
+        .unwrap()
+        .to_string();
+    let written: String = raw
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            if l == first_question {
+                "    en: \"What is executive coaching?\"".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .map(|l| l + "\n")
+        .collect();
+    ok(act(
+        &app,
+        &coach,
+        "persistEntry",
+        json!({
+            "dataFiles": [{ "slug": "faqs", "path": path, "raw": written }],
+            "assets": [],
+            "options": { "commitMessage": "Update FAQs", "useWorkflow": false }
+        }),
+    )
+    .await)
+    .await;
+    let saved = repo.remote_file(path);
+    assert!(
+        saved.contains("en: \"What is executive coaching?\""),
+        "{saved}"
+    );
+    assert!(
+        saved.starts_with(comments[0]),
+        "the opening comment: {saved}"
+    );
+    for comment in &comments {
+        assert!(saved.contains(comment), "{comment} kept: {saved}");
+    }
+    // Each section's title still stands above the same question: as many come before it.
+    let before = |text: &str| {
+        text.split("# --- Sessions")
+            .next()
+            .unwrap()
+            .matches("- question:")
+            .count()
+    };
+    assert_eq!(before(&saved), before(&raw));
+    // And reading it again gives what was committed.
+    let again = ok(act(&app, &coach, "getEntry", json!({ "path": path })).await).await;
+    // (`remote_file` trims the final newline, as git's output goes through `trim`.)
+    assert_eq!(again["data"].as_str().unwrap().trim_end(), saved);
+}
+
+#[tokio::test]
 async fn a_change_site_check_refuses_is_answered_with_its_message_and_nothing_is_committed() {
     let (app, repo) = editor_app().await;
     let coach = admin(&app, "coach.refused@example.com").await;
