@@ -54,7 +54,16 @@ function onIntent(el: HTMLElement, selector: string): void {
  * downloading (the page preloads it), so this waits for no network.
  */
 function afterFirstPaint(fn: () => void): void {
-  requestAnimationFrame(() => setTimeout(fn, 0));
+  let done = false;
+  const once = () => {
+    if (!done) {
+      done = true;
+      fn();
+    }
+  };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  // A page opened in a background tab paints no frame until it is shown: it mounts anyway.
+  setTimeout(once, 300);
 }
 
 for (const el of document.querySelectorAll<HTMLElement>("[data-island][data-src]")) {
