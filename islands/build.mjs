@@ -1,7 +1,8 @@
-// Builds the islands: one ESM entry per island plus the runtime, code-split (React and the
-// libraries land in shared chunks), minified, content-hashed. Writes dist/manifest.json
-// (island → file and the chunks it imports, for modulepreload; and per language the message
-// chunks it loads, `messages.en` / `messages.ar`) and prints a size report per language.
+// Builds the islands: the runtime and the page script in one build, each island in a build of
+// its own (its lazy parts and React in its own chunks), minified ESM, content-hashed. Writes
+// dist/manifest.json (island → file and the chunks it imports, for modulepreload; and per
+// language the message chunks it loads, `messages.en` / `messages.ar`) and prints a size
+// report per language.
 // The message catalogues (src/i18n) are compiled to FormatJS's AST as they are bundled
 // (./messages.mjs): the browser never parses ICU text (src/lib/messageformat runs the AST).
 // `site build` runs this; it is also `npm run build`.
@@ -61,8 +62,7 @@ const builds = await Promise.all([
   }),
   ...islands.map((name) => build({ ...common, entryPoints: [{ in: `src/islands/${name}.tsx`, out: name }] })),
 ]);
-const result = { metafile: { outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)) } };
-const outputs = result.metafile.outputs;
+const outputs = Object.assign({}, ...builds.map((b) => b.metafile.outputs));
 const fileOf = (entry) => Object.keys(outputs).find((o) => outputs[o].entryPoint === entry);
 const name = (p) => basename(p);
 /** Every chunk an output imports, transitively (static imports only). */

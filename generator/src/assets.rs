@@ -60,12 +60,10 @@ impl AssetMap {
         // Stylesheets last: their url(...) references are rewritten to the hashed names first,
         // so a changed icon changes the stylesheet's hash too.
         let sheets: HashMap<String, String> = css
-            .into_iter()
-            .map(|(path, bytes)| (path, String::from_utf8_lossy(&bytes).into_owned()))
+            .iter()
+            .map(|(path, bytes)| (path.clone(), String::from_utf8_lossy(bytes).into_owned()))
             .collect();
-        let mut paths: Vec<&String> = sheets.keys().collect();
-        paths.sort();
-        for path in paths {
+        for (path, _) in &css {
             let text = inline_imports(path, &sheets, 0).map_err(|e| {
                 let file = files.iter().find(|(_, p)| p == path).map(|(f, _)| f.as_path());
                 Diagnostic::new(file.unwrap_or(theme_assets), e)

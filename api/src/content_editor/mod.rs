@@ -119,7 +119,6 @@ fn sha256(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-/// `rel` as the protocol writes paths: `/`-separated.
 fn is_yaml(rel: &Path) -> bool {
     rel.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"))
@@ -134,6 +133,7 @@ fn keep_comments(old: &[u8], new: Vec<u8>) -> Vec<u8> {
     }
 }
 
+/// `rel` as the protocol writes paths: `/`-separated.
 fn slash(rel: &Path) -> String {
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
