@@ -88,7 +88,40 @@ impl WriterUse {
     }
 }
 
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx_macros::migrate!("./migrations");
+
+/// A column read as one of our types through the type the database stores (`TEXT` or an
+/// integer) and its `TryFrom`, so rows derive `FromRow` field by field. What sqlx's
+/// `#[sqlx(try_from = …)]` does, which needs sqlx's `macros` feature (see the workspace's
+/// `Cargo.toml`, `sqlx-macros`); a value the type refuses is the column's decode error.
+macro_rules! column_via {
+    ($ty:ty, $via:ty) => {
+        impl sqlx::Type<sqlx::Any> for $ty {
+            fn type_info() -> sqlx::any::AnyTypeInfo {
+                <$via as sqlx::Type<sqlx::Any>>::type_info()
+            }
+
+            fn compatible(ty: &sqlx::any::AnyTypeInfo) -> bool {
+                <$via as sqlx::Type<sqlx::Any>>::compatible(ty)
+            }
+        }
+
+        impl<'r> sqlx::Decode<'r, sqlx::Any> for $ty {
+            fn decode(value: sqlx::any::AnyValueRef<'r>) -> Result<Self, sqlx::error::BoxDynError> {
+                let stored = <$via as sqlx::Decode<'r, sqlx::Any>>::decode(value)?;
+                <$ty>::try_from(stored).map_err(|e| e.to_string().into())
+            }
+        }
+    };
+}
+
+column_via!(crate::domain::Language, String);
+column_via!(crate::domain::accounts::Role, String);
+column_via!(crate::domain::BookingStatus, String);
+column_via!(crate::domain::BookingSource, String);
+column_via!(crate::domain::PaymentStatus, String);
+column_via!(crate::bookings::store::Bit, i64);
+pub(crate) use column_via;
 
 /// Read-only connections beside SQLite's writer. On the 2-core benchmark machine
 /// (`bench/api.sh`), 2, 4 and 8 readers measured within noise of each other; 4 lets reads run

@@ -63,13 +63,12 @@ async fn expire_one(db: &Db, lot: &str) -> anyhow::Result<i64> {
     })
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct Reminder {
     remaining: i64,
     expires_on: String,
     email: String,
     full_name: String,
-    #[sqlx(try_from = "String")]
     language: Language,
 }
 

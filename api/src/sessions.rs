@@ -35,16 +35,14 @@ impl AuthUser {
 }
 
 /// A session and its user as stored: what `read_cache` keeps for the session lookup.
-#[derive(sqlx::FromRow, Clone)]
+#[derive(sqlx_macros::FromRow, Clone)]
 pub struct SessionRow {
     user_id: String,
     email: String,
     full_name: String,
     phone: Option<String>,
-    #[sqlx(try_from = "String")]
     role: Role,
     email_confirmed_at: Option<String>,
-    #[sqlx(try_from = "String")]
     preferred_language: Language,
     idle_expires_at: String,
     expires_at: String,

@@ -11,14 +11,13 @@ use crate::email::invitation::Invitation;
 /// A booking as its changes read it, locked until the transaction ends: an admin and a client
 /// (or a webhook) changing it at once run one after the other, so a credit is never used,
 /// moved or given back twice.
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 pub struct Held {
     pub id: String,
     pub client_id: Option<String>,
-    #[sqlx(try_from = "String")]
     pub status: BookingStatus,
     /// Whether it holds a credit (`credit_debited`).
-    #[sqlx(rename = "credit_debited", try_from = "i64")]
+    #[sqlx(rename = "credit_debited")]
     pub holds_credit: Bit,
     /// The lot its credit came from (a reschedule carries it to the new booking).
     pub credit_lot_id: Option<String>,
@@ -247,14 +246,13 @@ pub async fn complete_ended(
 }
 
 /// A confirmed session due for its reminder, with its client's address.
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 pub struct Due {
     #[sqlx(flatten)]
     pub booking: Held,
     pub email: String,
     pub full_name: String,
     /// The client's language, which the reminder is written in.
-    #[sqlx(try_from = "String")]
     pub language: Language,
 }
 

@@ -104,13 +104,13 @@ struct Change<'a> {
     payment_date: Option<&'a str>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct Totals {
     total_credits: i64,
     used_credits: i64,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct LotBalance {
     id: String,
     remaining: i64,
@@ -822,7 +822,7 @@ pub async fn adopt_credits_without_lot(
 
 /// An account whose totals are not what its ledger rows add up to, or whose lots do not hold
 /// exactly its available credits.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx_macros::FromRow)]
 pub struct Mismatch {
     pub user_id: String,
     pub total_credits: i64,
@@ -835,7 +835,7 @@ pub struct Mismatch {
 }
 
 /// A lot whose remaining credits are not the sum of its moves, or negative.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx_macros::FromRow)]
 pub struct LotMismatch {
     pub lot_id: String,
     pub user_id: String,

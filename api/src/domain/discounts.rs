@@ -55,7 +55,7 @@ impl Discount {
 }
 
 /// A `discount_codes` row.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct DiscountCode {
     pub id: String,
     /// Upper case.

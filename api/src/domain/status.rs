@@ -1,5 +1,5 @@
 //! The closed sets of values the database stores as text: a booking's status and source, and
-//! an online payment's status. Rows read them with `#[sqlx(try_from = "String")]`, queries bind
+//! an online payment's status. Rows read them as text (`db::column_via`), queries bind
 //! `as_str()`, answers serialize them in snake_case: no string comparison anywhere else.
 
 use serde::{Deserialize, Serialize};

@@ -57,7 +57,7 @@ pub async fn enqueue_all(
 }
 
 /// A claimed outbox row.
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct Row {
     id: String,
     to_address: String,
@@ -221,7 +221,7 @@ pub async fn send_now(
 }
 
 /// An email waiting in the outbox or failed from it, as the status page lists it.
-#[derive(Debug, serde::Serialize, utoipa::ToSchema, sqlx::FromRow)]
+#[derive(Debug, serde::Serialize, utoipa::ToSchema, sqlx_macros::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct WaitingEmail {
     pub id: String,

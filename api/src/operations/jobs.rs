@@ -132,7 +132,7 @@ pub struct JobRun {
     pub last_ok_at: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct Row {
     job: String,
     started_at: String,

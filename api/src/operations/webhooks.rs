@@ -374,7 +374,7 @@ pub struct Refusal {
     pub detail: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct StatusRow {
     provider: String,
     last_at: String,
@@ -408,7 +408,7 @@ pub async fn providers(db: &crate::db::Db) -> Result<Vec<ProviderStatus>, sqlx::
     Ok(out)
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct RefusalRow {
     id: String,
     provider: String,

@@ -129,7 +129,7 @@ pub async fn fail_abandoned(
 }
 
 /// The order a result is about, locked until it is settled.
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 pub struct Order {
     pub id: String,
     /// `paytabs` or `paymob`: who was asked for the payment.
@@ -137,7 +137,6 @@ pub struct Order {
     /// The provider's own order for it, when it gave one (Paymob's).
     pub provider_order_id: Option<String>,
     pub client_id: String,
-    #[sqlx(try_from = "String")]
     pub status: PaymentStatus,
     pub amount: i64,
     pub sessions_purchased: i64,
@@ -257,12 +256,11 @@ pub async fn transfer_reference_taken(
 }
 
 /// A transfer order, locked until it is confirmed, rejected, cancelled or lapsed.
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 pub struct TransferOrder {
     pub id: String,
     pub cart_id: String,
     pub client_id: String,
-    #[sqlx(try_from = "String")]
     pub status: PaymentStatus,
     /// `confirmed`, `rejected`, `cancelled` or `lapsed` once it is over.
     pub provider_status: Option<String>,

@@ -55,7 +55,7 @@ const OFFLINE_ONLY_METHODS: [&str; 6] = [
     "credit_card",
 ];
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct PaymentRow {
     id: String,
     client_id: String,
@@ -209,7 +209,7 @@ pub struct RefundAsked<'a> {
 }
 
 /// The refund as the admin and the client's history see it.
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx_macros::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct RefundRow {
     pub id: String,
@@ -540,11 +540,10 @@ pub fn with_cents(minor: i64) -> String {
 }
 
 /// A refund as its email tells it.
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct RefundMail {
     email: String,
     full_name: String,
-    #[sqlx(try_from = "String")]
     preferred_language: Language,
     amount: i64,
     currency: String,

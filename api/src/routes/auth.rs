@@ -152,15 +152,13 @@ struct Started {
     view: AuthSessionView,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct SessionUser {
     email: String,
     email_confirmed_at: Option<String>,
     full_name: String,
     phone: Option<String>,
-    #[sqlx(try_from = "String")]
     role: Role,
-    #[sqlx(try_from = "String")]
     preferred_language: Language,
 }
 

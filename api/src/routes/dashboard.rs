@@ -44,7 +44,7 @@ pub struct AccountView {
 }
 
 /// The unused credits of the lots that expire first (on the same day).
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Serialize, ToSchema, sqlx_macros::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct ExpiryView {
     credits: i64,
@@ -78,13 +78,12 @@ pub struct SessionView {
     free_cancellation_until: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct SessionRow {
     id: String,
     client_id: Option<String>,
     session_date: String,
     session_end: Option<String>,
-    #[sqlx(try_from = "String")]
     status: BookingStatus,
     session_notes: Option<String>,
     google_meet_link: Option<String>,
@@ -163,7 +162,7 @@ pub struct PaymentRecordView {
     payment_id: String,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct PaymentRow {
     id: String,
     payment_id: String,
@@ -210,7 +209,7 @@ pub struct DashboardView {
 }
 
 /// Credits from a sponsor's engagement, as the client's dashboard names them.
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Serialize, ToSchema, sqlx_macros::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct SponsoredView {
     /// The company's name.
@@ -248,7 +247,7 @@ pub struct DashboardQuery {
     status: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct AccountRow {
     available_credits: i64,
     total_credits: i64,

@@ -470,11 +470,10 @@ pub struct PaymentView {
     created_at: String,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct TxRow {
     cart_id: String,
     client_id: String,
-    #[sqlx(try_from = "String")]
     status: PaymentStatus,
     package_type: String,
     sessions_purchased: i64,

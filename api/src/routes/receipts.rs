@@ -60,7 +60,7 @@ pub struct ReceiptView {
     discount: Option<MoneyView>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct ReceiptRow {
     number: i64,
     issued_at: String,

@@ -75,7 +75,7 @@ impl TransferView {
     }
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct WaitingRow {
     cart_id: String,
     transfer_reference: String,

@@ -61,7 +61,7 @@ impl From<FieldError> for Refused {
 }
 
 /// An engagement as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct Engagement {
     pub id: String,
     pub sponsor_id: String,
@@ -78,7 +78,7 @@ pub struct Engagement {
 const COLUMNS: &str = "id, sponsor_id, title, credits, price, currency, validity_months, starts_on, released_at, created_at";
 
 /// One executive of an engagement.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct Member {
     pub id: String,
     pub client_id: Option<String>,
@@ -668,7 +668,7 @@ pub async fn join_invited(
 }
 
 /// What one executive has of an engagement: credits granted, used by bookings, unused.
-#[derive(Debug, Clone, Default, sqlx::FromRow)]
+#[derive(Debug, Clone, Default, sqlx_macros::FromRow)]
 pub struct Usage {
     pub client_id: String,
     pub engagement_id: String,
@@ -701,7 +701,7 @@ pub async fn usage(
 
 /// An engagement whose lots do not add up: its members' granted credits differ from its lots'
 /// granted credits less the credits moved between its executives.
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, sqlx_macros::FromRow)]
 pub struct EngagementMismatch {
     pub engagement_id: String,
     pub members_granted: i64,

@@ -18,7 +18,7 @@ use crate::email::sponsor_templates::{self, InvoiceMail};
 use crate::payments::result::PaymentResult;
 
 /// An invoice as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct Invoice {
     pub id: String,
     pub engagement_id: String,

@@ -11,7 +11,7 @@ use crate::domain::text::{Notes, Phone, short_text};
 use crate::domain::{Email, FieldError, Language, new_id, ts};
 
 /// A sponsor as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct Sponsor {
     pub id: String,
     pub name: String,
@@ -21,7 +21,6 @@ pub struct Sponsor {
     pub address: Option<String>,
     pub tax_id: Option<String>,
     pub notes: Option<String>,
-    #[sqlx(try_from = "String")]
     pub language: Language,
     pub archived_at: Option<String>,
     pub created_at: String,
@@ -246,7 +245,7 @@ pub async fn list(conn: &mut AnyConnection) -> Result<Vec<Sponsor>, sqlx::Error>
 }
 
 /// An executive a sponsor pays for.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx_macros::FromRow)]
 pub struct Executive {
     pub sponsor_id: String,
     pub client_id: String,

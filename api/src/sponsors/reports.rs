@@ -14,7 +14,7 @@ use crate::domain::text::text_cell;
 use crate::domain::{new_id, parse_ts, ts};
 
 /// A report link as the admin sees it (the token only when it is created).
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx_macros::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportLink {
     pub id: String,
@@ -121,7 +121,7 @@ pub struct ExecutiveUsage {
     pub upcoming_sessions: Vec<String>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct MemberRow {
     client_id: String,
     name: String,

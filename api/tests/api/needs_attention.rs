@@ -17,7 +17,7 @@ fn soon() -> DateTime<Utc> {
 
 const COACH: &str = "hello@coach.example.com";
 
-#[derive(sqlx::FromRow, Debug, PartialEq)]
+#[derive(sqlx_macros::FromRow, Debug, PartialEq)]
 struct Row {
     id: String,
     status: String,

@@ -37,7 +37,7 @@ pub struct PhoneBooking {
 }
 
 /// A booking in the admin's lists, with the client's (or the invitee's) name and email.
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Serialize, ToSchema, sqlx_macros::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct AdminBookingView {
     id: String,
@@ -45,13 +45,11 @@ pub struct AdminBookingView {
     client_name: Option<String>,
     client_email: Option<String>,
     session_date: String,
-    #[sqlx(try_from = "String")]
     status: BookingStatus,
     created_at: String,
     cancelled_at: Option<String>,
     google_meet_link: Option<String>,
     session_notes: Option<String>,
-    #[sqlx(try_from = "String")]
     source: BookingSource,
     /// When the client whose email the invitee typed said "This wasn't me".
     disowned_at: Option<String>,
@@ -59,7 +57,6 @@ pub struct AdminBookingView {
     cancelled_by: Option<String>,
     /// A late cancellation by the client that kept its credit: the admin may waive it once
     /// (POST /api/admin/bookings/{id}/waive).
-    #[sqlx(try_from = "i64")]
     #[schema(value_type = bool)]
     can_waive: Flag,
 }
@@ -68,6 +65,8 @@ pub struct AdminBookingView {
 #[derive(Serialize, Clone, Copy)]
 #[serde(transparent)]
 pub struct Flag(pub bool);
+
+crate::db::column_via!(Flag, i64);
 
 impl From<i64> for Flag {
     fn from(v: i64) -> Flag {

@@ -23,7 +23,7 @@ use crate::extract::{AdminUser, AppJson, AppPath};
 use crate::routes::dashboard::{AccountView, account};
 use crate::state::AppState;
 
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Serialize, ToSchema, sqlx_macros::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct LedgerEntryView {
     id: String,
@@ -50,7 +50,7 @@ pub struct ClientPaymentView {
     receipt_number: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct PaymentRow {
     id: String,
     amount: i64,
@@ -86,18 +86,16 @@ pub struct ClientDetailView {
     refunds: Vec<crate::payments::refunds::RefundRow>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct ProfileRow {
     user_id: String,
     full_name: String,
     email: String,
     phone: Option<String>,
-    #[sqlx(try_from = "String")]
     role: Role,
     created_at: String,
     email_confirmed_at: Option<String>,
     deactivated_at: Option<String>,
-    #[sqlx(try_from = "String")]
     preferred_language: Language,
 }
 

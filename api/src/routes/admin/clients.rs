@@ -17,7 +17,7 @@ pub struct ClientSearch {
     search: Option<String>,
 }
 
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Serialize, ToSchema, sqlx_macros::FromRow)]
 pub struct ClientRow {
     user_id: String,
     full_name: String,

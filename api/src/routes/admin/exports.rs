@@ -30,7 +30,7 @@ pub struct ExportRange {
     to: Option<String>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct ExportRow {
     kind: String,
     happened_at: String,

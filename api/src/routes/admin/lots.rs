@@ -28,7 +28,7 @@ pub struct LotEngagement {
 }
 
 /// One lot of a client's credits.
-#[derive(Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Serialize, ToSchema, sqlx_macros::FromRow)]
 #[serde(rename_all = "camelCase")]
 pub struct LotView {
     id: String,

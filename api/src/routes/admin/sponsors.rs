@@ -326,7 +326,7 @@ pub(crate) async fn invoice_view(
     })
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct MoveRow {
     id: String,
     from_name: Option<String>,

@@ -33,7 +33,7 @@ pub struct PendingTransferView {
     expires_at: String,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(sqlx_macros::FromRow)]
 struct PendingRow {
     order_id: String,
     reference: String,
