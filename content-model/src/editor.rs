@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Visitor};
 use serde_json::{Value, json};
 
+use crate::i18n::Texts;
 use crate::model::*;
 
 /// What a field is, as its type deserializes.
@@ -241,7 +242,10 @@ impl Probe {
             v.visit_str("2025-01-01")
         } else {
             *self.slot.borrow_mut() = Shape::Text;
-            v.visit_str("x")
+            // A sample every text type of the model accepts, the time zone's name too: a value
+            // refused ends the whole struct's probe, and every field after it would be unknown
+            // (the settings' sections shown as plain text).
+            v.visit_str("UTC")
         }
     }
 }
@@ -456,14 +460,52 @@ fn optional(mut field: Value) -> Value {
     field
 }
 
+/// A YAML data file's texts: those the model says a person reads (`Texts`: names, questions,
+/// features…, not ids, urls or codes) may be given per language (`name: {en: …, ar: …}`,
+/// `crate::i18n`), which Decap's own text and list widgets cannot show (they print `Map { … }`,
+/// and a save would write that). They get the editor's `translated` widget
+/// (`islands/src/editor/Translated.tsx`): an English and an Arabic input, written back as a
+/// plain value while there is no Arabic.
+fn by_language<T: Texts>(fields: Vec<Value>) -> Vec<Value> {
+    let texts: Vec<&str> = T::TEXTS.iter().chain(T::NAMES).copied().collect();
+    translated(fields, "", &texts)
+}
+
+fn translated(fields: Vec<Value>, prefix: &str, texts: &[&str]) -> Vec<Value> {
+    fields
+        .into_iter()
+        .map(|mut f| {
+            let path = format!("{prefix}{}", f["name"].as_str().unwrap_or_default());
+            if let Some(inner) = f.get_mut("fields").and_then(Value::as_array_mut) {
+                let taken = std::mem::take(inner);
+                *inner = translated(taken, &format!("{path}."), texts);
+                return f;
+            }
+            let widget = f["widget"].as_str().unwrap_or_default().to_string();
+            let list_of_texts = widget == "list" && f.get("field").is_none();
+            if texts.contains(&path.as_str())
+                && (widget == "string" || widget == "text" || list_of_texts)
+            {
+                f["widget"] = json!("translated");
+                f["multiline"] = json!(widget == "text");
+                f["list"] = json!(list_of_texts);
+                if let Some(o) = f.as_object_mut() {
+                    o.remove("i18n");
+                }
+            }
+            f
+        })
+        .collect()
+}
+
 /// A YAML file holding a list of `T`.
-fn list_file<T: for<'de> Deserialize<'de>>(name: &str, label: &str, file: &str) -> Value {
+fn list_file<T: for<'de> Deserialize<'de> + Texts>(name: &str, label: &str, file: &str) -> Value {
     // Decap reads a collection's `format`, not a file's.
     json!({
         "name": name, "label": label, "format": "yaml-list",
         "files": [{
             "name": name, "label": label, "file": file,
-            "fields": [{ "name": "list", "label": label, "widget": "list", "collapsed": false, "fields": fields_json::<T>() }],
+            "fields": [{ "name": "list", "label": label, "widget": "list", "collapsed": false, "fields": by_language::<T>(fields_json::<T>()) }],
         }],
     })
 }
@@ -496,7 +538,7 @@ pub fn collections() -> Vec<Value> {
             "name": "settings", "label": "Settings", "format": "yaml",
             "files": [{
                 "name": "settings", "label": "Settings", "file": "content/settings.yaml",
-                "fields": fields_json::<Settings>(),
+                "fields": by_language::<Settings>(fields_json::<Settings>()),
             }],
         }),
     ]
@@ -579,5 +621,58 @@ mod tests {
         ] {
             assert!(by_name.contains_key(wanted), "{wanted}");
         }
+    }
+
+    /// A data file's texts may be given per language: they get the `translated` widget (Decap's
+    /// string widget shows such a value as `Map { … }`), numbers and choices keep theirs, and a
+    /// post's front matter (translated as a file of its own) keeps plain texts.
+    #[test]
+    fn a_data_files_texts_are_edited_per_language() {
+        let all = collections();
+        let find = |c: &str| all.iter().find(|x| x["name"] == c).unwrap().clone();
+        let packages = find("packages");
+        let item = packages["files"][0]["fields"][0]["fields"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let field = |n: &str| item.iter().find(|f| f["name"] == n).unwrap().clone();
+        assert_eq!(field("id")["widget"], "string", "an id is never translated");
+        assert_eq!(field("name")["widget"], "translated");
+        assert_eq!(field("name")["list"], false);
+        assert_eq!(field("features")["widget"], "translated");
+        assert_eq!(field("features")["list"], true);
+        assert_eq!(field("price")["widget"], "number");
+        assert_eq!(field("package_type")["widget"], "select");
+        let faqs = find("faqs");
+        let answer = faqs["files"][0]["fields"][0]["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == "answer")
+            .unwrap()
+            .clone();
+        assert_eq!(answer["widget"], "translated");
+        assert_eq!(answer["multiline"], true);
+        let settings = find("settings");
+        let settings = settings["files"][0]["fields"].as_array().unwrap().clone();
+        let group = |n: &str| settings.iter().find(|f| f["name"] == n).unwrap().clone();
+        assert_eq!(group("base_url")["widget"], "string");
+        let hero = group("hero_section");
+        let title = hero["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == "title")
+            .unwrap();
+        assert_eq!(title["widget"], "translated");
+        let blog = find("blog");
+        let title = blog["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == "title")
+            .unwrap()
+            .clone();
+        assert_eq!(title["widget"], "string");
     }
 }

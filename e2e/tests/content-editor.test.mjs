@@ -1,6 +1,7 @@
 // The coach edits the website in the browser (issue 25): the admin signs in, opens
 // /admin/content (Decap CMS on the API's proxy protocol), changes a blog post's title and a
-// package's price; each save is a commit by the admin in the site's (bare) remote, and `site
+// package's price; the preview pane shows the post's page as the generator renders it before
+// the save; each save is a commit by the admin in the site's (bare) remote, and `site
 // build` of the result shows both. A title of spaces, which `site check` refuses, is refused
 // with its message and commits nothing.
 import { after, before, test } from "node:test";
@@ -72,7 +73,12 @@ test("the admin changes a post's title and a package's price in the editor; both
   const before = remoteLog().length;
 
   // ---- a title of spaces: Decap lets it through, site check refuses it, nothing is committed
+  // The preview pane (the eye button; a translated post opens beside its Arabic version) is
+  // the page as the generator renders it: the refusal shows there first.
+  await page.getByTitle("Toggle preview").click();
+  const preview = page.frameLocator("#preview-pane");
   await title.fill("   ");
+  await preview.locator('[data-preview="problem"]').getByText(/site check refused this change/).waitFor({ timeout: 60_000 });
   await publish(page);
   await page.getByText(/site check refused this change/).first().waitFor({ timeout: 60_000 });
   await page.getByText(/field `title`: the title is empty/).first().waitFor();
@@ -84,6 +90,12 @@ test("the admin changes a post's title and a package's price in the editor; both
 
   // ---- the new title
   await title.fill(NEW_TITLE);
+  // …and, before any save, the post's page with its new title in the site's own theme.
+  const rendered = preview.frameLocator('iframe[data-preview="page"]');
+  await rendered.getByRole("heading", { level: 1, name: NEW_TITLE }).waitFor({ timeout: 60_000 });
+  await rendered.locator("header.site-header, header").first().waitFor();
+  await admin.shot("post-preview");
+  assert.equal(remoteLog().length, before, "a preview commits nothing");
   await publish(page);
   await page.getByText(/Entry saved/i).first().waitFor({ timeout: 60_000 });
   await admin.shot("post-saved");
@@ -99,6 +111,10 @@ test("the admin changes a post's title and a package's price in the editor; both
   await price.waitFor({ timeout: 60_000 });
   await admin.shot("packages-open");
   assert.equal(await price.inputValue(), "4500");
+  // Its name is given per language in the file: an input for each, not Decap's `Map { … }`.
+  assert.equal(await page.getByLabel("Name", { exact: true }).first().inputValue(), "Single Session");
+  assert.equal(await page.locator('input[lang="ar"]').nth(0).inputValue(), "جلسة منفردة");
+  assert.equal(await page.getByText(/Map \{/).count(), 0);
   await price.fill("4600");
   await publish(page);
   await page.getByText(/Entry saved/i).first().waitFor({ timeout: 60_000 });
@@ -116,6 +132,9 @@ test("the admin changes a post's title and a package's price in the editor; both
   assert.ok(postHtml.includes(NEW_TITLE), "the post's new title is built");
   const pricing = readFileSync(join(result, "public/pricing/index.html"), "utf8");
   assert.ok(pricing.includes("4,600"), "the new price is built");
+  // The package's Arabic name and features were saved with the price, not lost.
+  const arabicPricing = readFileSync(join(result, "public/ar/pricing/index.html"), "utf8");
+  assert.ok(arabicPricing.includes("جلسة منفردة") && arabicPricing.includes("4,600"), "the Arabic page keeps its texts");
   assert.ok(existsSync(join(result, "public/catalogue.json")));
   assert.deepEqual(admin.problems, []);
   await admin.context.close();

@@ -387,16 +387,7 @@ impl ContentEditor {
         let problems = problems?;
         let check_ms = started.elapsed().as_millis() as u64;
         if !problems.is_empty() {
-            let mut fields = std::collections::BTreeMap::new();
-            for d in &problems {
-                fields
-                    .entry(slash(&d.file))
-                    .or_insert_with(|| d.to_string());
-            }
-            return Err(AppError::Validation {
-                message: check::message(&problems),
-                fields,
-            });
+            return Err(refusal(&problems));
         }
         let started = Instant::now();
         let written = self.write_all(&changes)?;
@@ -428,6 +419,42 @@ impl ContentEditor {
             check_ms,
             commit_ms,
         })
+    }
+
+    /// The page the site would show with `path`'s text replaced by `raw`, rendered by the
+    /// generator with the site's theme (the editor's preview): the page made from that file, or
+    /// else the page at `url`. Nothing is written; what `site check` would refuse comes back as
+    /// the save's refusal would.
+    pub async fn preview(
+        &self,
+        path: &str,
+        raw: String,
+        url: Option<String>,
+    ) -> Result<check::Page, AppError> {
+        let (rel, kind) = paths::parse(path)?;
+        if matches!(kind, Kind::Image(_)) {
+            return Err(AppError::field("path", "an image has no page to preview"));
+        }
+        let bytes = raw.into_bytes();
+        paths::check_bytes(path, kind, &bytes)?;
+        let change = Change {
+            rel,
+            bytes: Some(bytes),
+        };
+        let root = self.root().to_path_buf();
+        let started = Instant::now();
+        let rendered =
+            tokio::task::spawn_blocking(move || check::preview(&root, &change, url.as_deref()))
+                .await
+                .map_err(|e| AppError::Internal(e.into()))??;
+        tracing::debug!(ms = started.elapsed().as_millis() as u64, "content preview");
+        match rendered {
+            Ok(Some(page)) => Ok(page),
+            Ok(None) => Err(AppError::NotFound(
+                "No page of the site shows this entry yet: save it, then open the site".into(),
+            )),
+            Err(problems) => Err(refusal(&problems)),
+        }
     }
 
     /// Writes every change (a temporary file beside it, then a rename; a deletion removes
@@ -527,6 +554,21 @@ impl ContentEditor {
                 }
             }
         }
+    }
+}
+
+/// What `site check` refused, as the one error shape: the command's message, and each problem
+/// under its file.
+fn refusal(problems: &[generator::diagnostics::Diagnostic]) -> AppError {
+    let mut fields = std::collections::BTreeMap::new();
+    for d in problems {
+        fields
+            .entry(slash(&d.file))
+            .or_insert_with(|| d.to_string());
+    }
+    AppError::Validation {
+        message: check::message(problems),
+        fields,
     }
 }
 

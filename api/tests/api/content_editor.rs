@@ -423,6 +423,114 @@ async fn a_change_site_check_refuses_is_answered_with_its_message_and_nothing_is
     assert_eq!(repo.remote_commits(), before);
 }
 
+const PREVIEW: &str = "/api/admin/content/preview";
+
+#[tokio::test]
+async fn the_preview_is_the_page_the_generator_renders_with_the_edit_and_nothing_is_saved() {
+    let (app, repo) = editor_app().await;
+    let coach = admin(&app, "coach.preview@example.com").await;
+    let entry = ok(act(&app, &coach, "getEntry", json!({ "path": POST })).await).await;
+    let raw = entry["data"].as_str().unwrap().to_string();
+    let before = repo.remote_commits();
+
+    // A post, as the editor names it: its own page, in the site's theme.
+    let edited = retitle(&raw, "A Title Nobody Saved Yet");
+    let page = ok(app
+        .post_as(
+            &coach,
+            PREVIEW,
+            json!({ "path": POST.replace(".md", ".en.md"), "raw": edited }),
+        )
+        .await)
+    .await;
+    assert_eq!(page["url"], "/blog/leading-through-economic-uncertainty");
+    let html = page["html"].as_str().unwrap();
+    assert!(html.contains("<h1") && html.contains("A Title Nobody Saved Yet"));
+    assert!(
+        html.replace("&#x2F;", "/")
+            .contains("<link rel=\"stylesheet\" href=\"/assets/css/site."),
+        "the site's own stylesheet"
+    );
+    // Its Arabic translation: the Arabic page.
+    let arabic = POST.replace(".md", ".ar.md");
+    let entry = ok(act(&app, &coach, "getEntry", json!({ "path": arabic })).await).await;
+    let raw_ar = retitle(entry["data"].as_str().unwrap(), "عنوان لم يُحفظ بعد");
+    let page = ok(app
+        .post_as(&coach, PREVIEW, json!({ "path": arabic, "raw": raw_ar }))
+        .await)
+    .await;
+    assert_eq!(page["url"], "/ar/blog/leading-through-economic-uncertainty");
+    assert!(page["html"].as_str().unwrap().contains("عنوان لم يُحفظ بعد"));
+
+    // A data file shows on the page the editor names: a package's new price on /pricing.
+    let packages = ok(act(
+        &app,
+        &coach,
+        "getEntry",
+        json!({ "path": "content/packages.yaml" }),
+    )
+    .await)
+    .await;
+    let yaml = packages["data"]
+        .as_str()
+        .unwrap()
+        .replacen("price: 4500", "price: 4321", 1);
+    let page = ok(app
+        .post_as(
+            &coach,
+            PREVIEW,
+            json!({ "path": "content/packages.yaml", "raw": yaml, "url": "/pricing" }),
+        )
+        .await)
+    .await;
+    assert_eq!(page["url"], "/pricing");
+    assert!(page["html"].as_str().unwrap().contains("4,321"));
+
+    // What a save would refuse is refused with the same message.
+    let (status, error) = error_of(
+        app.post_as(
+            &coach,
+            PREVIEW,
+            json!({ "path": POST, "raw": retitle(&raw, "") }),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(status, 422, "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("site check refused this change") && message.contains("field `title`"),
+        "{message}"
+    );
+    // Outside content/, and an image, are refused.
+    for path in ["../Cargo.toml", "content/../.git/config", "/etc/passwd"] {
+        let (status, error) = error_of(
+            app.post_as(&coach, PREVIEW, json!({ "path": path, "raw": "x" }))
+                .await,
+        )
+        .await;
+        assert!(status == 400 || status == 422, "{path}: {status} {error}");
+    }
+    // A client is not an admin.
+    let client = new_client();
+    app.sign_up(&client, "client.preview@example.com").await;
+    let (status, _) = error_of(
+        app.post_as(&client, PREVIEW, json!({ "path": POST, "raw": edited }))
+            .await,
+    )
+    .await;
+    assert_eq!(status, 403);
+
+    // Nothing was written or committed.
+    assert_eq!(repo.remote_commits(), before);
+    assert_eq!(
+        std::fs::read_to_string(repo.work().join(POST)).unwrap(),
+        raw
+    );
+    let status = git(&repo.work(), &["status", "--porcelain", "--ignored"]);
+    assert!(!status.contains("content-editor"), "{status}");
+}
+
 #[tokio::test]
 async fn a_save_based_on_an_older_version_is_refused_and_the_newer_one_kept() {
     let (app, repo) = editor_app().await;

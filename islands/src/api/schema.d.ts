@@ -254,6 +254,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/content/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The editor's preview: the page the site would show with this entry saved, rendered by the
+         *     generator with the site's own theme. Nothing is written; an entry `site check` would refuse
+         *     gets its message, as a save would.
+         */
+        post: operations["preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/content/status": {
         parameters: {
             query?: never;
@@ -2313,6 +2334,25 @@ export interface components {
             /** @description confirmed (default), completed, cancelled or no_show. */
             status?: string | null;
         };
+        /** @description A page as the generator renders it with the site's theme. */
+        PreviewPage: {
+            /** @description The whole HTML document. */
+            html: string;
+            /** @description Its address on the site. */
+            url: string;
+        };
+        /** @description An entry as the editor holds it, before a save. */
+        PreviewRequest: {
+            /** @description The entry's file as the editor names it, e.g. `content/blog/first-post.en.md`. */
+            path: string;
+            /** @description Its text as a save would write it. */
+            raw: string;
+            /**
+             * @description The page to show when no page is made from this file (a data file's page, e.g.
+             *     `/pricing` for `content/data/packages.yaml`).
+             */
+            url?: string | null;
+        };
         ProfileView: {
             email: string;
             full_name: string;
@@ -3661,6 +3701,89 @@ export interface operations {
             };
             /** @description No content repository is configured */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewPage"];
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No content repository is configured, or no page shows this entry */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path or size refused, or what `site check` refuses */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

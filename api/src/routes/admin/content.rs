@@ -12,9 +12,10 @@ use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use crate::content_editor::git::Author;
 use crate::content_editor::{ContentEditor, PushStatus, Write};
@@ -56,6 +57,23 @@ fn to_editor(path: &str) -> String {
         Some(stem) if !translated => format!("{stem}.en.md"),
         _ => path.to_string(),
     }
+}
+
+/// The editor's JSON body, up to [`BODY_LIMIT`] (its strings may be longer than `AppJson`
+/// allows: a post, an image in base64).
+fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Result<T, AppError> {
+    let is_json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !is_json {
+        return Err(AppError::UnsupportedMediaType);
+    }
+    if body.len() > BODY_LIMIT {
+        return Err(AppError::PayloadTooLarge);
+    }
+    serde_json::from_slice(body)
+        .map_err(|e| AppError::BadRequest(format!("The body is not the editor's JSON: {e}")))
 }
 
 fn params<T: DeserializeOwned>(value: Value) -> Result<T, AppError> {
@@ -207,19 +225,8 @@ pub async fn proxy(
     headers: HeaderMap,
     body: Bytes,
 ) -> AppResult<Response> {
-    let is_json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !is_json {
-        return Err(AppError::UnsupportedMediaType);
-    }
-    if body.len() > BODY_LIMIT {
-        return Err(AppError::PayloadTooLarge);
-    }
+    let request: ProxyRequest = json_body(&headers, &body)?;
     let editor = editor(&state)?.clone();
-    let request: ProxyRequest = serde_json::from_slice(&body)
-        .map_err(|e| AppError::BadRequest(format!("The body is not the editor's JSON: {e}")))?;
     let session = admin.session_id.as_str();
     let author = Author {
         name: &admin.full_name,
@@ -375,6 +382,55 @@ pub async fn status(
     _admin: AdminUser,
 ) -> AppResult<Json<PushStatus>> {
     Ok(Json(editor(&state)?.status()))
+}
+
+/// An entry as the editor holds it, before a save.
+#[derive(Deserialize, ToSchema)]
+pub struct PreviewRequest {
+    /// The entry's file as the editor names it, e.g. `content/blog/first-post.en.md`.
+    path: String,
+    /// Its text as a save would write it.
+    raw: String,
+    /// The page to show when no page is made from this file (a data file's page, e.g.
+    /// `/pricing` for `content/data/packages.yaml`).
+    #[serde(default)]
+    url: Option<String>,
+}
+
+/// A page as the generator renders it with the site's theme.
+#[derive(Serialize, ToSchema)]
+pub struct PreviewPage {
+    /// Its address on the site.
+    url: String,
+    /// The whole HTML document.
+    html: String,
+}
+
+/// The editor's preview: the page the site would show with this entry saved, rendered by the
+/// generator with the site's own theme. Nothing is written; an entry `site check` would refuse
+/// gets its message, as a save would.
+#[utoipa::path(post, path = "/api/admin/content/preview", tag = "admin",
+    request_body = PreviewRequest,
+    responses((status = 200, body = PreviewPage), (status = 400, body = ErrorBody),
+              (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+              (status = 404, body = ErrorBody, description = "No content repository is configured, or no page shows this entry"),
+              (status = 422, body = ErrorBody, description = "A path or size refused, or what `site check` refuses")))]
+pub async fn preview(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    headers: HeaderMap,
+    body: Bytes,
+) -> AppResult<Json<PreviewPage>> {
+    // A post is longer than the boundary's usual text limit (`AppJson`): its size is checked
+    // as a save's is (Markdown up to 1 MB).
+    let request: PreviewRequest = json_body(&headers, &body)?;
+    let page = editor(&state)?
+        .preview(&to_site(&request.path), request.raw, request.url)
+        .await?;
+    Ok(Json(PreviewPage {
+        url: page.url,
+        html: page.html,
+    }))
 }
 
 /// The editor's configuration (Decap CMS's `config.yml`, as JSON): the backend (this API), the

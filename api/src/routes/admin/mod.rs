@@ -40,9 +40,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(stats::stats))
         .merge(
             // Images of up to 10 MB, base64-encoded (the whole-body reader allows it too).
-            OpenApiRouter::new().routes(routes!(content::proxy)).layer(
-                axum::extract::DefaultBodyLimit::max(crate::content_editor::BODY_LIMIT),
-            ),
+            OpenApiRouter::new()
+                .routes(routes!(content::proxy))
+                .routes(routes!(content::preview))
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    crate::content_editor::BODY_LIMIT,
+                )),
         )
         .routes(routes!(content::status))
         .routes(routes!(content::config))
