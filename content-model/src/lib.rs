@@ -10,6 +10,7 @@
 pub mod catalogue;
 pub mod diagnostics;
 pub mod editor;
+pub mod editor_ar;
 pub mod i18n;
 pub mod model;
 pub mod payments;

@@ -894,6 +894,31 @@ async fn the_editor_is_configured_from_the_content_model() {
         .find(|f| f["name"] == "title")
         .unwrap();
     assert_eq!(title["required"], true);
+    assert_eq!(title["label"], "Title");
+    // The Arabic editor page's: the same fields, labelled in Arabic.
+    let arabic = ok(app
+        .get_as(&coach, "/api/admin/content/config?lang=ar")
+        .await)
+    .await;
+    let blog = &arabic["collections"][0];
+    assert_eq!(blog["name"], "blog");
+    assert_eq!(blog["label"], "المدونة");
+    let title = blog["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "title")
+        .unwrap();
+    assert_eq!(
+        (title["label"].as_str(), title["required"].as_bool()),
+        (Some("العنوان"), Some(true))
+    );
+    let (status, _) = error_of(
+        app.get_as(&coach, "/api/admin/content/config?lang=xx")
+            .await,
+    )
+    .await;
+    assert!(status == 400 || status == 422, "{status}");
     let client = new_client();
     app.sign_up(&client, "client.config@example.com").await;
     let (status, _) = error_of(app.get_as(&client, "/api/admin/content/config").await).await;

@@ -3667,7 +3667,10 @@ export interface operations {
     };
     config: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the editor's page: `ar` gives every label in Arabic (default `en`). */
+                lang?: components["schemas"]["Language"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3681,6 +3684,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description The query string is malformed (bad escape, repeated parameter) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -3701,6 +3713,14 @@ export interface operations {
             };
             /** @description No content repository is configured */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

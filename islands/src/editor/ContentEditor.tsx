@@ -181,7 +181,9 @@ function Preview({ entry, collection }: PreviewProps) {
       controller.abort();
     };
   }, [path, raw, url]);
-  const note = { font: "14px/1.5 system-ui, sans-serif", margin: 0, padding: ".5rem 1rem" } as const;
+  // Room on both sides for Decap's pane buttons (on the right, or the left on an Arabic page;
+  // the preview's own frame has no direction of its own).
+  const note = { font: "14px/1.5 system-ui, sans-serif", margin: 0, padding: ".5rem 4rem" } as const;
   if (shown.state === "problem")
     return createElement(
       "div",
@@ -211,7 +213,8 @@ function Preview({ entry, collection }: PreviewProps) {
 
 export async function mount(el: HTMLElement): Promise<void> {
   el.textContent = texts.loading;
-  const response = await fetch("/api/admin/content/config", { credentials: "same-origin" });
+  // The labels in the page's language.
+  const response = await fetch(`/api/admin/content/config${document.documentElement.lang === "ar" ? "?lang=ar" : ""}`, { credentials: "same-origin" });
   if (response.status === 401) {
     location.assign(localPath("/auth"));
     return;
@@ -228,7 +231,11 @@ export async function mount(el: HTMLElement): Promise<void> {
   // Decap takes the whole page: the site's header and footer step aside.
   document.body.classList.add("content-editor");
   const style = document.createElement("style");
-  style.textContent = "body.content-editor > header, body.content-editor > footer, body.content-editor main > :not(#nc-root) { display: none }";
+  // Right to left, Decap's pane buttons (pinned to the right) would cover the form's labels:
+  // they go to the left, over the preview's note, which leaves them room.
+  style.textContent =
+    "body.content-editor > header, body.content-editor > footer, body.content-editor main > :not(#nc-root) { display: none }" +
+    ' html[dir="rtl"] [class*="-ViewControls"] { right: auto; left: 10px }';
   document.head.append(style);
   el.textContent = "";
   // Decap's own proxy backend is registered as `proxy`: ours, with the API's messages, beside it.

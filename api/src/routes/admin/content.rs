@@ -19,8 +19,9 @@ use utoipa::ToSchema;
 
 use crate::content_editor::git::Author;
 use crate::content_editor::{ContentEditor, PushStatus, Write};
+use crate::domain::Language;
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::extract::AdminUser;
+use crate::extract::{AdminUser, AppQuery};
 use crate::state::AppState;
 
 use crate::content_editor::BODY_LIMIT;
@@ -433,15 +434,34 @@ pub async fn preview(
     }))
 }
 
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ConfigQuery {
+    /// The language of the editor's page: `ar` gives every label in Arabic (default `en`).
+    #[param(value_type = Option<Language>)]
+    lang: Option<Language>,
+}
+
 /// The editor's configuration (Decap CMS's `config.yml`, as JSON): the backend (this API), the
 /// media folder, English and Arabic, and the collections, generated from the content model's
 /// types (`content_model::editor`).
-#[utoipa::path(get, path = "/api/admin/content/config", tag = "admin",
+#[utoipa::path(get, path = "/api/admin/content/config", tag = "admin", params(ConfigQuery),
     responses((status = 200, body = Object, description = "Decap CMS's configuration"),
               (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-              (status = 404, body = ErrorBody, description = "No content repository is configured")))]
-pub async fn config(State(state): State<AppState>, _admin: AdminUser) -> AppResult<Json<Value>> {
+              (status = 404, body = ErrorBody, description = "No content repository is configured"),
+              (status = 422, body = ErrorBody)))]
+pub async fn config(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    AppQuery(q): AppQuery<ConfigQuery>,
+) -> AppResult<Json<Value>> {
     let editor = editor(&state)?;
+    let collections = match q.lang {
+        Some(Language::Ar) => {
+            content_model::editor_ar::arabic(content_model::editor::collections())
+        }
+        _ => content_model::editor::collections(),
+    };
     Ok(Json(json!({
         "load_config_file": false,
         "backend": { "name": "proxy", "proxy_url": crate::content_editor::PATH, "branch": editor.branch() },
@@ -455,7 +475,7 @@ pub async fn config(State(state): State<AppState>, _admin: AdminUser) -> AppResu
             "default_locale": "en",
             "omit_default_locale_from_filename": true,
         },
-        "collections": content_model::editor::collections(),
+        "collections": collections,
     })))
 }
 
