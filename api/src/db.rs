@@ -115,12 +115,6 @@ macro_rules! column_via {
     };
 }
 
-column_via!(crate::domain::Language, String);
-column_via!(crate::domain::accounts::Role, String);
-column_via!(crate::domain::BookingStatus, String);
-column_via!(crate::domain::BookingSource, String);
-column_via!(crate::domain::PaymentStatus, String);
-column_via!(crate::bookings::store::Bit, i64);
 pub(crate) use column_via;
 
 /// Read-only connections beside SQLite's writer. On the 2-core benchmark machine

@@ -40,6 +40,8 @@ pub struct Held {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bit(pub bool);
 
+crate::db::column_via!(Bit, i64);
+
 impl From<i64> for Bit {
     fn from(v: i64) -> Bit {
         Bit(v == 1)

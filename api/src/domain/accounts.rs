@@ -34,6 +34,8 @@ impl Role {
     }
 }
 
+crate::db::column_via!(Role, String);
+
 impl TryFrom<String> for Role {
     type Error = String;
 

@@ -74,6 +74,8 @@ impl Language {
     }
 }
 
+crate::db::column_via!(Language, String);
+
 impl TryFrom<String> for Language {
     type Error = String;
 

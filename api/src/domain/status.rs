@@ -31,6 +31,8 @@ macro_rules! text_enum {
             }
         }
 
+        crate::db::column_via!($name, String);
+
         impl TryFrom<String> for $name {
             type Error = String;
 
