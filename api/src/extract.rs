@@ -11,7 +11,9 @@ use axum::http::header;
 use axum::http::request::Parts;
 
 mod input;
-pub use input::{AppJson, AppPath, AppQuery, MAX_TEXT_CHARS, refused_text, text_problem};
+pub use input::{
+    AppJson, AppPath, AppQuery, MAX_TEXT_CHARS, refused_text, sends_json, text_problem,
+};
 
 pub const SESSION_COOKIE: &str = "session";
 

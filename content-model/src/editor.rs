@@ -628,51 +628,36 @@ mod tests {
     /// post's front matter (translated as a file of its own) keeps plain texts.
     #[test]
     fn a_data_files_texts_are_edited_per_language() {
-        let all = collections();
-        let find = |c: &str| all.iter().find(|x| x["name"] == c).unwrap().clone();
-        let packages = find("packages");
-        let item = packages["files"][0]["fields"][0]["fields"]
-            .as_array()
-            .unwrap()
-            .clone();
-        let field = |n: &str| item.iter().find(|f| f["name"] == n).unwrap().clone();
-        assert_eq!(field("id")["widget"], "string", "an id is never translated");
-        assert_eq!(field("name")["widget"], "translated");
-        assert_eq!(field("name")["list"], false);
-        assert_eq!(field("features")["widget"], "translated");
-        assert_eq!(field("features")["list"], true);
-        assert_eq!(field("price")["widget"], "number");
-        assert_eq!(field("package_type")["widget"], "select");
-        let faqs = find("faqs");
-        let answer = faqs["files"][0]["fields"][0]["fields"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["name"] == "answer")
-            .unwrap()
-            .clone();
-        assert_eq!(answer["widget"], "translated");
-        assert_eq!(answer["multiline"], true);
-        let settings = find("settings");
-        let settings = settings["files"][0]["fields"].as_array().unwrap().clone();
-        let group = |n: &str| settings.iter().find(|f| f["name"] == n).unwrap().clone();
-        assert_eq!(group("base_url")["widget"], "string");
-        let hero = group("hero_section");
-        let title = hero["fields"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["name"] == "title")
-            .unwrap();
-        assert_eq!(title["widget"], "translated");
-        let blog = find("blog");
-        let title = blog["fields"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["name"] == "title")
-            .unwrap()
-            .clone();
-        assert_eq!(title["widget"], "string");
+        /// The field `name` of a list of fields (or collections).
+        fn named(fields: &Value, name: &str) -> Value {
+            let found = fields
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["name"] == name);
+            found.unwrap().clone()
+        }
+        let all = Value::Array(collections());
+        let item = &named(&all, "packages")["files"][0]["fields"][0]["fields"];
+        assert_eq!(
+            named(item, "id")["widget"],
+            "string",
+            "an id is never translated"
+        );
+        assert_eq!(named(item, "name")["widget"], "translated");
+        assert_eq!(named(item, "name")["list"], false);
+        assert_eq!(named(item, "features")["widget"], "translated");
+        assert_eq!(named(item, "features")["list"], true);
+        assert_eq!(named(item, "price")["widget"], "number");
+        assert_eq!(named(item, "package_type")["widget"], "select");
+        let faq = &named(&all, "faqs")["files"][0]["fields"][0]["fields"];
+        assert_eq!(named(faq, "answer")["widget"], "translated");
+        assert_eq!(named(faq, "answer")["multiline"], true);
+        let settings = &named(&all, "settings")["files"][0]["fields"];
+        assert_eq!(named(settings, "base_url")["widget"], "string");
+        let hero = named(settings, "hero_section");
+        assert_eq!(named(&hero["fields"], "title")["widget"], "translated");
+        let blog = named(&all, "blog");
+        assert_eq!(named(&blog["fields"], "title")["widget"], "string");
     }
 }

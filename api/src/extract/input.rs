@@ -59,6 +59,16 @@ fn scan(value: &Value, path: &mut Vec<String>) -> Option<(String, String)> {
     }
 }
 
+/// Whether a request says its body is JSON (`application/json` or a `+json` type, any case).
+pub fn sends_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+        .is_some_and(|v| v == "application/json" || v.ends_with("+json"))
+}
+
 /// A JSON body. Requiring JSON is also half of the CSRF defence (a form post cannot send it).
 pub struct AppJson<T>(pub T);
 
@@ -66,14 +76,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
     type Rejection = AppError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let is_json = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .map(|v| v.trim().to_ascii_lowercase())
-            .is_some_and(|v| v == "application/json" || v.ends_with("+json"));
-        if !is_json {
+        if !sends_json(req.headers()) {
             return Err(AppError::UnsupportedMediaType);
         }
         let bytes = Bytes::from_request(req, state)

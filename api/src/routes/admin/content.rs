@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use serde::de::DeserializeOwned;
@@ -21,7 +21,7 @@ use crate::content_editor::git::Author;
 use crate::content_editor::{ContentEditor, PushStatus, Write};
 use crate::domain::Language;
 use crate::error::{AppError, AppResult, ErrorBody};
-use crate::extract::{AdminUser, AppQuery};
+use crate::extract::{AdminUser, AppQuery, sends_json};
 use crate::state::AppState;
 
 use crate::content_editor::BODY_LIMIT;
@@ -63,11 +63,7 @@ fn to_editor(path: &str) -> String {
 /// The editor's JSON body, up to [`BODY_LIMIT`] (its strings may be longer than `AppJson`
 /// allows: a post, an image in base64).
 fn json_body<T: DeserializeOwned>(headers: &HeaderMap, body: &[u8]) -> Result<T, AppError> {
-    let is_json = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !is_json {
+    if !sends_json(headers) {
         return Err(AppError::UnsupportedMediaType);
     }
     if body.len() > BODY_LIMIT {
