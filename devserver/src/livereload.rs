@@ -45,10 +45,17 @@ impl Reloader {
         self.generation.send_modify(|g| *g += 1);
     }
 
-    /// Resolves when the generation moves past the one current now.
-    pub fn next_change(&self) -> impl Future<Output = ()> + Send + use<> {
+    /// Resolves when the generation moves past `seen`, the one the browser's page was served
+    /// with: at once if a rebuild landed between serving the page and the browser's asking
+    /// (a save while the page loads would otherwise be missed). Without `seen`, on the next
+    /// rebuild.
+    pub fn change_after(&self, seen: Option<u64>) -> impl Future<Output = ()> + Send + use<> {
         let mut rx = self.generation.subscribe();
+        let missed = seen.is_some_and(|g| g != *rx.borrow());
         async move {
+            if missed {
+                return;
+            }
             if rx.changed().await.is_err() {
                 // The reloader is gone (the server is stopping): never ask for a reload.
                 std::future::pending::<()>().await;
@@ -90,61 +97,81 @@ fn changed_paths(events: impl IntoIterator<Item = PathBuf>) -> Vec<PathBuf> {
     paths
 }
 
-/// Watches `root`'s sources until the process ends. After each burst of changes, `rebuild` gets
-/// the changed paths (absolute, under the canonical root) and returns a one-line summary, or what to fix; browsers reload after a
-/// good rebuild only, so they keep showing the last good build.
-///
-/// `rebuild` is the one place where a change becomes a new site: `devserver` passes
-/// `LiveSite::apply`, which re-renders only the pages the changed paths can show.
-/// Fails only when the watch cannot start (e.g. the system's inotify limit is reached).
-pub fn watch(
-    root: &Path,
-    reloader: &Reloader,
-    mut rebuild: impl FnMut(&[PathBuf]) -> Result<String, String>,
-) -> anyhow::Result<()> {
-    // Events name absolute paths under the canonical root.
-    let root = &root.canonicalize()?;
-    let (tx, rx) = mpsc::channel::<notify::Result<Event>>();
-    let mut watcher = notify::recommended_watcher(tx)?;
-    for dir in WATCHED.iter().map(|d| root.join(d)).filter(|d| d.is_dir()) {
-        watcher
-            .watch(&dir, RecursiveMode::Recursive)
-            .map_err(|e| anyhow::anyhow!("cannot watch {}: {e}", dir.display()))?;
-    }
-    // Blocks here, using no CPU, until something changes.
-    while let Ok(first) = rx.recv() {
-        let mut paths = written_paths(first);
-        if paths.is_empty() {
-            continue; // a read (the rebuild itself opens every source)
+/// The sources under watch. Made before the server says it is serving, so an edit saved as
+/// soon as the first page shows is seen; [`Sources::rebuild_on_change`] then waits for edits.
+pub struct Sources {
+    root: PathBuf,
+    events: mpsc::Receiver<notify::Result<Event>>,
+    // Dropping the watcher ends the watch.
+    _watcher: notify::RecommendedWatcher,
+}
+
+impl Sources {
+    /// Starts watching `root`'s [`WATCHED`] folders. Fails only when the watch cannot start
+    /// (e.g. the system's inotify limit is reached).
+    pub fn watch(root: &Path) -> anyhow::Result<Sources> {
+        // Events name absolute paths under the canonical root.
+        let root = root.canonicalize()?;
+        let (tx, events) = mpsc::channel::<notify::Result<Event>>();
+        let mut watcher = notify::recommended_watcher(tx)?;
+        for dir in WATCHED.iter().map(|d| root.join(d)).filter(|d| d.is_dir()) {
+            watcher
+                .watch(&dir, RecursiveMode::Recursive)
+                .map_err(|e| anyhow::anyhow!("cannot watch {}: {e}", dir.display()))?;
         }
-        // The burst goes on until the sources have been quiet for DEBOUNCE; changes that
-        // arrived while the last rebuild ran are already queued and join it.
-        loop {
-            match rx.recv_timeout(DEBOUNCE) {
-                Ok(event) => paths.extend(written_paths(event)),
-                Err(RecvTimeoutError::Timeout) => break,
-                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        Ok(Sources {
+            root,
+            events,
+            _watcher: watcher,
+        })
+    }
+
+    /// Blocks until the process ends. After each burst of changes, `rebuild` gets the changed
+    /// paths (absolute, under the canonical root) and returns a one-line summary, or what to
+    /// fix; browsers reload after a good rebuild only, so they keep showing the last good build.
+    ///
+    /// `rebuild` is the one place where a change becomes a new site: `devserver` passes
+    /// `LiveSite::apply`, which re-renders only the pages the changed paths can show.
+    pub fn rebuild_on_change(
+        self,
+        reloader: &Reloader,
+        mut rebuild: impl FnMut(&[PathBuf]) -> Result<String, String>,
+    ) {
+        let (root, rx) = (&self.root, &self.events);
+        // Blocks here, using no CPU, until something changes.
+        while let Ok(first) = rx.recv() {
+            let mut paths = written_paths(first);
+            if paths.is_empty() {
+                continue; // a read (the rebuild itself opens every source)
+            }
+            // The burst goes on until the sources have been quiet for DEBOUNCE; changes that
+            // arrived while the last rebuild ran are already queued and join it.
+            loop {
+                match rx.recv_timeout(DEBOUNCE) {
+                    Ok(event) => paths.extend(written_paths(event)),
+                    Err(RecvTimeoutError::Timeout) => break,
+                    Err(RecvTimeoutError::Disconnected) => return,
+                }
+            }
+            let paths = changed_paths(paths);
+            if paths.is_empty() {
+                continue;
+            }
+            let started = Instant::now();
+            match rebuild(&paths) {
+                Ok(summary) => {
+                    println!(
+                        "rebuilt in {} ms after {}: {summary}",
+                        started.elapsed().as_millis(),
+                        describe(root, &paths)
+                    );
+                    reloader.bump();
+                }
+                // Keep serving the last good build; the error says what to fix.
+                Err(e) => eprintln!("rebuild failed (still serving the last good build):\n{e}"),
             }
         }
-        let paths = changed_paths(paths);
-        if paths.is_empty() {
-            continue;
-        }
-        let started = Instant::now();
-        match rebuild(&paths) {
-            Ok(summary) => {
-                println!(
-                    "rebuilt in {} ms after {}: {summary}",
-                    started.elapsed().as_millis(),
-                    describe(root, &paths)
-                );
-                reloader.bump();
-            }
-            // Keep serving the last good build; the error says what to fix.
-            Err(e) => eprintln!("rebuild failed (still serving the last good build):\n{e}"),
-        }
     }
-    Ok(())
 }
 
 /// `content/blog/a.md`, or `content/blog/a.md and 2 more`.
@@ -156,9 +183,10 @@ fn describe(root: &Path, paths: &[PathBuf]) -> String {
     }
 }
 
-/// The script every served page loads in development: reload when the build changes.
-pub const CLIENT_JS: &str =
-    "new EventSource('/__livereload').onmessage = () => location.reload();\n";
+/// The script every served page loads in development, as `/__livereload.js?since=<generation
+/// the page was served with>`: reload when the build moves past it.
+pub const CLIENT_JS: &str = "const since = new URL(import.meta.url).searchParams.get('since') ?? '';\n\
+    new EventSource('/__livereload?since=' + since).onmessage = () => location.reload();\n";
 
 #[cfg(test)]
 mod tests {
@@ -168,7 +196,7 @@ mod tests {
     #[tokio::test]
     async fn waiting_browsers_wake_when_the_generation_moves() {
         let r = Arc::new(Reloader::default());
-        let waiting = tokio::spawn(r.next_change());
+        let waiting = tokio::spawn(r.change_after(Some(0)));
         tokio::time::sleep(Duration::from_millis(20)).await;
         assert!(!waiting.is_finished(), "no change yet");
         r.bump();
@@ -177,13 +205,17 @@ mod tests {
             .expect("woken by the bump")
             .unwrap();
         assert_eq!(r.generation(), 1);
-        let later = r.next_change();
+        let current = r.change_after(Some(1));
         assert!(
-            tokio::time::timeout(Duration::from_millis(20), later)
+            tokio::time::timeout(Duration::from_millis(20), current)
                 .await
                 .is_err(),
-            "a browser that connects after a build waits for the next one"
+            "a page served by this build waits for the next one"
         );
+        // The page was served by build 0; its browser asks only after build 1 landed.
+        tokio::time::timeout(Duration::from_millis(20), r.change_after(Some(0)))
+            .await
+            .expect("a page older than the build reloads at once");
     }
 
     #[test]
@@ -195,16 +227,16 @@ mod tests {
         std::fs::write(blog.join("a.md"), "a").unwrap();
         let reloader = Arc::new(Reloader::default());
         let (tx, rx) = mpsc::channel::<Vec<PathBuf>>();
+        let sources = Sources::watch(&root).unwrap();
         {
-            let (root, reloader) = (root.clone(), reloader.clone());
+            let reloader = reloader.clone();
             std::thread::spawn(move || {
-                watch(&root, &reloader, |paths| {
+                sources.rebuild_on_change(&reloader, |paths| {
                     tx.send(paths.to_vec()).unwrap();
                     Ok("ok".into())
                 })
             });
         }
-        std::thread::sleep(Duration::from_millis(200)); // the watch is set up
         // Waits for a rebuild that names `path` (a burst may also name its folder).
         let rebuilt_with = |path: PathBuf| loop {
             let paths = rx.recv_timeout(Duration::from_secs(5)).expect("a rebuild");

@@ -137,6 +137,15 @@ fn watch_and_rebuild(
         .canonicalize()
         .unwrap_or_else(|_| root.clone())
         .join("islands");
+    // Watching starts before the server says it is serving: an edit saved the moment the first
+    // page shows is seen.
+    let sources = match livereload::Sources::watch(&root) {
+        Ok(sources) => sources,
+        Err(e) => {
+            eprintln!("warning: edits will not rebuild the site: {e:#}");
+            return;
+        }
+    };
     std::thread::spawn(move || {
         let rebuild = |changed: &[PathBuf]| {
             let result = if changed
@@ -152,9 +161,7 @@ fn watch_and_rebuild(
             };
             result.map_err(|e| format!("{e:#}"))
         };
-        if let Err(e) = livereload::watch(&root, &reloader, rebuild) {
-            eprintln!("warning: edits will not rebuild the site: {e:#}");
-        }
+        sources.rebuild_on_change(&reloader, rebuild);
     });
 }
 

@@ -10,7 +10,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use anyhow::Context;
 use axum::Router;
 use axum::body::Body;
-use axum::extract::Request;
+use axum::extract::{Query, Request};
 use axum::http::header::{
     ALLOW, CACHE_CONTROL, CONTENT_RANGE, CONTENT_TYPE, ETAG, HeaderName, IF_NONE_MATCH, LOCATION,
 };
@@ -191,7 +191,9 @@ pub fn router(
             )
             .route(
                 "/__livereload",
-                get(move || reload_events(reloader.clone())),
+                get(move |Query(page): Query<ServedPage>| {
+                    reload_events(reloader.clone(), page.since)
+                }),
             );
     }
     // `/api/*` goes to the API's router as it is: not through a route with a `{*rest}`
@@ -234,12 +236,19 @@ fn whole_bodies_only(status: StatusCode, _: Version, headers: &HeaderMap, _: &Ex
     status != StatusCode::PARTIAL_CONTENT && !headers.contains_key(CONTENT_RANGE)
 }
 
-/// Server-Sent Events: one `reload` message when the build changes, then the stream ends;
-/// comments every 15 s keep the connection open meanwhile.
+/// `/__livereload?since=3`: the build generation the asking page was served with.
+#[derive(Deserialize)]
+struct ServedPage {
+    since: Option<u64>,
+}
+
+/// Server-Sent Events: one `reload` message when the build moves past the page's, then the
+/// stream ends; comments every 15 s keep the connection open meanwhile.
 async fn reload_events(
     reloader: Arc<Reloader>,
+    since: Option<u64>,
 ) -> Sse<impl futures_util::Stream<Item = Result<Event, std::convert::Infallible>>> {
-    let change = reloader.next_change();
+    let change = reloader.change_after(since);
     let stream = futures_util::stream::once(async move {
         change.await;
         Ok(Event::default().data("reload"))
@@ -253,9 +262,14 @@ async fn reload_events(
 
 /// An entity tag from the file's length and modification time: `site build` leaves unchanged
 /// files untouched, so a page keeps its tag across rebuilds until its bytes change.
-fn entity_tag(meta: &std::fs::Metadata) -> Option<HeaderValue> {
+fn entity_tag(meta: &std::fs::Metadata, generation: Option<u64>) -> Option<HeaderValue> {
     let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
-    HeaderValue::from_str(&format!("\"{:x}-{:x}\"", meta.len(), modified.as_nanos())).ok()
+    let (len, nanos) = (meta.len(), modified.as_nanos());
+    let tag = match generation {
+        Some(g) => format!("\"{len:x}-{nanos:x}-g{g}\""),
+        None => format!("\"{len:x}-{nanos:x}\""),
+    };
+    HeaderValue::from_str(&tag).ok()
 }
 
 /// True when the browser's copy (`If-None-Match`) is `tag`.
@@ -317,7 +331,15 @@ async fn file_response(
     req: Request,
 ) -> std::io::Result<Response> {
     let meta = tokio::fs::metadata(path).await?;
-    let tag = entity_tag(&meta);
+    let is_html = path.extension().is_some_and(|e| e == "html");
+    // A page names the build it was served by (the live-reload script asks for changes after
+    // it), so its tag does too: a page kept by the browser across a rebuild is sent again.
+    let generation = files
+        .reloader
+        .as_ref()
+        .filter(|_| is_html)
+        .map(|r| r.generation());
+    let tag = entity_tag(&meta, generation);
     if status == 200
         && let Some(tag) = &tag
         && browser_has(req.headers(), tag)
@@ -325,12 +347,13 @@ async fn file_response(
         return Ok((StatusCode::NOT_MODIFIED, [(ETAG, tag.clone())]).into_response());
     }
     let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
-    let is_html = path.extension().is_some_and(|e| e == "html");
-    let mut response = if is_html && files.reloader.is_some() {
+    let mut response = if let Some(generation) = generation {
         let html = tokio::fs::read_to_string(path).await?;
         let html = html.replacen(
             "</head>",
-            "<script type=\"module\" src=\"/__livereload.js\"></script></head>",
+            &format!(
+                "<script type=\"module\" src=\"/__livereload.js?since={generation}\"></script></head>"
+            ),
             1,
         );
         (status, [(CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response()

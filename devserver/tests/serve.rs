@@ -122,7 +122,9 @@ async fn files_clean_urls_redirects_headers_and_404s_behave_like_netlify() {
     );
     let html = about.text().await.unwrap();
     assert!(html.contains("<h1>About</h1>"));
-    assert!(html.contains(r#"<script type="module" src="/__livereload.js"></script></head>"#));
+    assert!(
+        html.contains(r#"<script type="module" src="/__livereload.js?since=0"></script></head>"#)
+    );
 
     let old = c.get(format!("{}/old-about", s.url)).send().await.unwrap();
     assert_eq!(old.status(), 301);
@@ -274,6 +276,43 @@ async fn open_pages_are_told_to_reload_after_a_rebuild() {
         .expect("the stream ends after the reload message")
         .unwrap();
     assert_eq!(body.trim(), "data: reload");
+
+    // A save while a page loads: the page was served by build 1, build 2 lands, and only then
+    // does its browser ask. It reloads at once rather than waiting for a build that may never come.
+    let page = c.get(format!("{}/about", s.url)).send().await.unwrap();
+    let tag = header(page.headers(), "etag").to_string();
+    assert!(
+        page.text()
+            .await
+            .unwrap()
+            .contains("/__livereload.js?since=1")
+    );
+    s.reloader.bump();
+    let late = c
+        .get(format!("{}/__livereload?since=1", s.url))
+        .send()
+        .await
+        .unwrap();
+    let body = tokio::time::timeout(Duration::from_secs(5), late.text())
+        .await
+        .expect("a page older than the build is told to reload at once")
+        .unwrap();
+    assert_eq!(body.trim(), "data: reload");
+    // The page the browser kept names build 1, so it is not "not modified": it would reload forever.
+    let again = c
+        .get(format!("{}/about", s.url))
+        .header("if-none-match", &tag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 200);
+    assert!(
+        again
+            .text()
+            .await
+            .unwrap()
+            .contains("/__livereload.js?since=2")
+    );
 }
 
 /// An API stand-in: echoes what it received, sets two cookies, redirects, streams.

@@ -190,7 +190,9 @@ test("an edited Markdown file shows in the open browser without a manual reload"
     const original = readFileSync(file, "utf8");
     const v = await visitor(browser, "live-reload");
     const { page } = v;
-    await page.goto(`${own.site}/blog/${slug}`, { waitUntil: "load" });
+    // Saved the moment the page arrives, before its script has asked for changes: the browser
+    // must still learn of the rebuild that lands meanwhile.
+    await page.goto(`${own.site}/blog/${slug}`, { waitUntil: "commit" });
     const marker = `Edited while the page was open (${Date.now()}).`;
     const saved = Date.now();
     writeFileSync(file, `${original.trimEnd()}\n\n${marker}\n`);
