@@ -1,6 +1,6 @@
 // Builds the islands: the runtime and the page script in one build, each island in a build of
 // its own (its lazy parts and React in its own chunks), minified ESM, content-hashed. Writes
-// dist/manifest.json (island → file and the chunks it imports, for modulepreload; and per
+// dist/manifest.json (island → file and the chunks it imports, preloaded after the first paint; and per
 // language the message chunks it loads, `messages.en` / `messages.ar`) and prints a size
 // report per language.
 // The message catalogues (src/i18n) are compiled to FormatJS's AST as they are bundled
@@ -76,13 +76,21 @@ function imports(out, seen = new Set()) {
   return seen;
 }
 const gz = (p) => gzipSync(readFileSync(join(here, p))).length;
-/** The message chunks: output → [language, namespace], for the chunks built from src/i18n/<lang>/<ns>.json. */
-const messageChunk = new Map();
-for (const [out, meta] of Object.entries(outputs)) {
-  const m = /(?:^|\/)src\/i18n\/([a-z]{2})\/(\w+)\.json$/.exec(meta.entryPoint ?? "");
-  if (m) messageChunk.set(`${m[1]}/${m[2]}`, out);
+/**
+ * The message chunks of one build: "lang/namespace" → output, for the chunks built from
+ * src/i18n/<lang>/<ns>.json. Per build: a catalogue imports its build's own helper chunk, so
+ * the same catalogue has another name in each island's build.
+ */
+function messageChunks(build) {
+  const chunks = new Map();
+  for (const [out, meta] of Object.entries(build.metafile.outputs)) {
+    const m = /(?:^|\/)src\/i18n\/([a-z]{2})\/(\w+)\.json$/.exec(meta.entryPoint ?? "");
+    if (m) chunks.set(`${m[1]}/${m[2]}`, out);
+  }
+  return chunks;
 }
-const LANGS = [...new Set([...messageChunk.keys()].map((k) => k.split("/")[0]))].sort();
+const islandBuilds = builds.slice(1);
+const LANGS = [...new Set(islandBuilds.flatMap((b) => [...messageChunks(b).keys()].map((k) => k.split("/")[0])))].sort();
 /** The namespaces an island shows at first: `mountIsland(X, ["admin", …])` (and `common`). */
 function namespacesOf(island) {
   const src = readFileSync(join(islandDir, `${island}.tsx`), "utf8");
@@ -99,20 +107,24 @@ if (pageScript) {
   manifest.page_imports = [...imports(site)].map(name);
 }
 const report = [];
-for (const island of islands) {
+islands.forEach((island, i) => {
   const out = fileOf(`src/islands/${island}.tsx`);
   const deps = [...imports(out)];
   const files = [out, ...deps];
-  // The message chunks it loads on a page of each language (for modulepreload).
+  // The message chunks it loads on a page of each language, from its own build, with what
+  // they import that the island does not (preloaded together after the first paint).
+  const own = messageChunks(islandBuilds[i]);
   const messages = Object.fromEntries(
-    LANGS.map((l) => [
-      l,
-      namespacesOf(island).map((ns) => {
-        const chunk = messageChunk.get(`${l}/${ns}`);
+    LANGS.map((l) => {
+      const chunks = new Set();
+      for (const ns of namespacesOf(island)) {
+        const chunk = own.get(`${l}/${ns}`);
         if (!chunk) throw new Error(`${island}: no ${l} messages for namespace ${ns} (src/i18n/${l}/${ns}.json)`);
-        return chunk;
-      }),
-    ]),
+        chunks.add(chunk);
+        for (const dep of imports(chunk)) if (!files.includes(dep)) chunks.add(dep);
+      }
+      return [l, [...chunks]];
+    }),
   );
   manifest.islands[island] = {
     file: name(out),
@@ -125,7 +137,7 @@ for (const island of islands) {
     Object.entries(messages).map(([l, chunks]) => [l, [chunks.reduce((n, f) => n + outputs[f].bytes, min), chunks.reduce((n, f) => n + gz(f), zipped)]]),
   );
   report.push([island, perLang]);
-}
+});
 // The coach's editor (/admin/content, issue 25): Decap CMS, built apart from the islands (its
 // own React, its own chunks), so that adding it changes no other page's JS. Registered as the
 // island `ContentEditor`; no catalogue chunks (its texts are bundled, both languages).

@@ -125,7 +125,7 @@ test("island pages preload only what mounts at once; the purchase dialog loads o
   const description = await page.locator('meta[name="description"]').getAttribute("content");
   assert.ok(description && description.length > 50, `a meta description on /auth: ${description}`);
   await page.getByRole("tab", { name: "Sign In" }).waitFor();
-  // /auth mounts its island on load: that one is preloaded.
+  // /auth mounts its island on load: the runtime preloads its files after the first paint.
   assert.ok((await page.locator('link[rel="modulepreload"]').count()) > 0);
   assert.deepEqual(v.problems, []);
   await v.context.close();

@@ -695,16 +695,30 @@ fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
         auth.contains("<script type=\"module\" src=\"/assets/islands/runtime-"),
         "the runtime on /auth"
     );
+    // The island's files are listed for the runtime, which fetches them after the first paint:
+    // none is fetched from the head, where it would share the network with the stylesheets.
+    let preloads = island_preloads(&auth);
     assert!(
-        auth.contains("rel=\"modulepreload\" href=\"/assets/islands/AuthPage-"),
-        "AuthPage preloaded"
+        preloads
+            .iter()
+            .any(|f| f.starts_with("/assets/islands/AuthPage-")),
+        "AuthPage preloaded: {preloads:?}"
+    );
+    assert!(
+        !auth.contains("href=\"/assets/islands/AuthPage-"),
+        "AuthPage in the head"
     );
     assert!(auth.contains("data-src=\"/assets/islands/AuthPage-"));
     // A portal page fetches its island in a few files (a build of its own per island), not the
     // twenty-odd small chunks one build shared between eleven islands made of it: on a phone
     // over HTTP/1.1 each is a round trip before the page works.
-    let preloads = auth.matches("rel=\"modulepreload\"").count();
-    assert!(preloads <= 8, "/auth preloads {preloads} files");
+    assert!(preloads.len() <= 8, "/auth preloads {preloads:?}");
+    for f in &preloads {
+        assert!(
+            built().out.join(f.trim_start_matches('/')).is_file(),
+            "{f} is published"
+        );
+    }
     // And one stylesheet of its own beside site.css: app.css, with the islands', the client's
     // and the admin's stylesheets inlined in it by the build.
     let sheets: Vec<&str> = auth
@@ -747,7 +761,9 @@ fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
     let pricing = page("/pricing");
     assert!(pricing.contains("data-src=\"/assets/islands/PurchaseDialog-"));
     assert!(
-        !pricing.contains("modulepreload\" href=\"/assets/islands/PurchaseDialog-"),
+        !island_preloads(&pricing)
+            .iter()
+            .any(|f| f.contains("/PurchaseDialog-")),
         "/pricing preloads the purchase dialog"
     );
     for (route, island) in [
@@ -757,9 +773,53 @@ fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
         ("/payment/success", "PaymentSuccess"),
         ("/admin/add-payment", "AddPayment"),
     ] {
+        let prefix = format!("/assets/islands/{island}-");
         assert!(
-            page(route).contains(&format!("modulepreload\" href=\"/assets/islands/{island}-")),
+            island_preloads(&page(route))
+                .iter()
+                .any(|f| f.starts_with(&prefix)),
             "{route} preloads {island}"
         );
     }
+}
+
+#[test]
+fn an_island_page_preloads_only_files_its_island_loads() {
+    // Each island is its own build, so the same catalogue has another name in each: a page
+    // that preloads another build's copy fetches its messages twice, the second time late.
+    for route in [
+        "/auth",
+        "/ar/auth",
+        "/book-session",
+        "/ar/book-session",
+        "/dashboard",
+        "/ar/dashboard",
+        "/admin",
+        "/ar/admin",
+    ] {
+        let preloads = island_preloads(&page(route));
+        let texts: Vec<String> = preloads
+            .iter()
+            .map(|f| fs::read_to_string(built().out.join(f.trim_start_matches('/'))).unwrap())
+            .collect();
+        for (i, file) in preloads.iter().enumerate().skip(1) {
+            let name = format!("./{}", file.rsplit('/').next().unwrap());
+            assert!(
+                texts
+                    .iter()
+                    .enumerate()
+                    .any(|(j, t)| j != i && t.contains(&name)),
+                "{route} preloads {file}, which its island never loads: {preloads:?}"
+            );
+        }
+    }
+}
+
+/// The files a page's islands runtime fetches after the first paint (its `data-preload`).
+fn island_preloads(html: &str) -> Vec<String> {
+    html.split("data-preload=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .map(|list| list.split(' ').map(String::from).collect())
+        .unwrap_or_default()
 }
