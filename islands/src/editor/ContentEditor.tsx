@@ -171,6 +171,8 @@ function Preview({ entry, collection }: PreviewProps) {
         });
         const json = await response.json().catch(() => null);
         if (response.ok) setShown({ state: "page", html: json.html, url: json.url });
+        // A 404 has a text of its own in the page's language; a refusal is `site check`'s own message.
+        else if (response.status === 404) setShown({ state: "problem", message: texts.previewNoPage });
         else setShown({ state: "problem", message: String(json?.error?.message ?? texts.previewFailed) });
       } catch (e) {
         if (!controller.signal.aborted) setShown({ state: "problem", message: texts.previewFailed });
