@@ -98,13 +98,22 @@ function namespacesOf(island) {
   if (!list) throw new Error(`src/islands/${island}.tsx: no mountIsland(…) call`);
   return ["common", ...(list[1] ?? "").split(",").map((s) => s.trim().replace(/^"|"$/g, "")).filter(Boolean)];
 }
-const manifest = { runtime: name(fileOf("src/runtime.ts")), page: null, page_imports: [], islands: {} };
+const manifest = { runtime: name(fileOf("src/runtime.ts")), page: null, page_imports: [], page_messages: {}, islands: {} };
 if (pageScript) {
   // The page script's shared chunks are preloaded beside it, so they do not wait for it to
   // arrive before they are requested (one round trip less before the page is interactive).
   const site = fileOf("src/page/site.ts");
   manifest.page = name(site);
   manifest.page_imports = [...imports(site)].map(name);
+  // Per language, the page script's texts (src/i18n/<lang>/page.json; English is bundled): it
+  // loads them as it starts, so that language's pages preload them rather than fetch them a
+  // round trip after the script.
+  manifest.page_messages = {};
+  for (const [key, out] of messageChunks(builds[0])) {
+    const [lang, ns] = key.split("/");
+    if (ns !== "page") continue;
+    manifest.page_messages[lang] = [out, ...imports(out)].filter((f) => f !== site && !imports(site).has(f)).map(name);
+  }
 }
 const report = [];
 islands.forEach((island, i) => {

@@ -8,8 +8,9 @@
 #             + Noto Sans Arabic for Arabic          @fontsource-variable/noto-sans-arabic
 # Only the per-subset files for Latin and Arabic are copied; themes/default/assets/css/site.css
 # gives each its unicode-range, so a page downloads the Arabic faces only when it shows Arabic.
-# The Arabic files go to themes/default/fonts-src/ (not published), and scripts/subset-fonts.sh
-# writes their subsets (the characters of the site's Arabic texts) to assets/fonts/.
+# The files go to themes/default/fonts-src/ (not published), and scripts/subset-fonts.sh writes
+# what pages load to assets/fonts/: the Arabic faces subset to the characters of the site's
+# Arabic texts, every face's weight axis cut to the weights the stylesheets use.
 #
 # Usage: scripts/fonts.sh   (needs npm; installs into a temporary folder, not the repository)
 set -euo pipefail
@@ -34,8 +35,8 @@ mkdir -p "$dest" "$root/themes/default/fonts-src"
 copy() { # package subset [folder]
   cp "node_modules/@fontsource-variable/$1/files/$1-$2-wght-normal.woff2" "${3:-$dest}/"
 }
-copy playfair-display latin
-copy inter latin
+copy playfair-display latin "$root/themes/default/fonts-src"
+copy inter latin "$root/themes/default/fonts-src"
 copy noto-naskh-arabic arabic "$root/themes/default/fonts-src"
 copy noto-sans-arabic arabic "$root/themes/default/fonts-src"
 for p in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Subsets the theme's Arabic web fonts to the characters the site shows.
+"""Subsets the theme's Arabic web fonts to the characters the site shows, and limits every face's
+weight axis to the weights the stylesheets use.
 
 The full fonts (Noto Sans Arabic, Noto Naskh Arabic: @fontsource's Arabic files, copied by
 scripts/fonts.sh) stay in themes/default/fonts-src/, which the generator does not publish
@@ -16,7 +17,13 @@ The characters kept:
     direction marks (ZWNJ, ZWJ, LRM, RLM), so that a name typed by a client (not in the
     content) still renders in one face, joined.
 Every glyph the OpenType shaping (init/medi/fina, ligatures, marks) reaches from these is kept
-(--layout-features='*'), and the variable weight axis is kept.
+(--layout-features='*').
+
+The weight axis of each face (Arabic and Latin: Inter and Playfair Display, whose full files are
+in fonts-src/ too and keep all their characters) is cut to the range the stylesheets use, WEIGHTS
+below: the axis's far ends (Inter's and Noto Sans Arabic's 100 and 900) are a quarter to a half
+of a file's bytes, and every page waits for its fonts. A weight outside the range is drawn at
+its nearest end. site.css's @font-face `font-weight` ranges say the same.
 
 Usage:
   scripts/subset-fonts.sh            write the subsets (run after adding Arabic text)
@@ -29,6 +36,7 @@ import sys
 from pathlib import Path
 
 from fontTools import subset
+from fontTools.varLib import instancer
 from fontTools.ttLib import TTFont
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +46,19 @@ FONTS = [
     "noto-sans-arabic-arabic-wght-normal.woff2",
     "noto-naskh-arabic-arabic-wght-normal.woff2",
 ]
+# The Latin faces: every character kept, the weight axis cut only.
+LATIN_FONTS = [
+    "inter-latin-wght-normal.woff2",
+    "playfair-display-latin-wght-normal.woff2",
+]
+# The weights each face is drawn at (site.css, islands.css, client.css, admin.css: 400 to 700,
+# and one 800, the Latin sans's small capitals badge).
+WEIGHTS = {
+    "noto-sans-arabic-arabic-wght-normal.woff2": (400, 700),
+    "noto-naskh-arabic-arabic-wght-normal.woff2": (400, 700),
+    "inter-latin-wght-normal.woff2": (400, 800),
+    "playfair-display-latin-wght-normal.woff2": (400, 700),
+}
 
 # Where the site's Arabic texts live: (folder, file name patterns).
 TEXT_SOURCES = [
@@ -97,7 +118,12 @@ def cmap(path: Path) -> set[int]:
     return set(TTFont(path).getBestCmap())
 
 
-def subset_font(src: Path, dest: Path, unicodes: set[int]) -> None:
+def weight_range(path: Path) -> tuple[float, float]:
+    axis = next(a for a in TTFont(path)["fvar"].axes if a.axisTag == "wght")
+    return axis.minValue, axis.maxValue
+
+
+def subset_font(src: Path, dest: Path, unicodes: set[int], weights: tuple[int, int]) -> None:
     options = subset.Options()
     options.flavor = "woff2"
     options.layout_features = ["*"]  # Arabic shaping: init, medi, fina, isol, rlig, calt, mark, mkmk, curs…
@@ -110,6 +136,8 @@ def subset_font(src: Path, dest: Path, unicodes: set[int]) -> None:
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted(unicodes))
     subsetter.subset(font)
+    lo, hi = weights
+    font = instancer.instantiateVariableFont(font, {"wght": (lo, hi)})
     tmp = dest.with_suffix(".tmp")
     subset.save_font(font, str(tmp), options)
     tmp.replace(dest)
@@ -120,11 +148,22 @@ def main(argv: list[str]) -> int:
     chars, where = used_characters()
     wanted = chars | BASE
     failed = False
-    for name in FONTS:
+    for name in FONTS + LATIN_FONTS:
         src, dest = SRC / name, DEST / name
         if not src.is_file():
             print(f"{src.relative_to(ROOT)}: missing (the full font; scripts/fonts.sh copies it)", file=sys.stderr)
             return 1
+        weights = WEIGHTS[name]
+        if name in LATIN_FONTS:
+            if check and dest.is_file() and weight_range(dest) != weights:
+                failed = True
+                print(f"{dest.relative_to(ROOT)} has weights {weight_range(dest)}, not {weights}", file=sys.stderr)
+            elif not check:
+                before = dest.stat().st_size if dest.is_file() else 0
+                subset_font(src, dest, cmap(src), weights)
+                print(f"{dest.relative_to(ROOT)}: weights {weights[0]}-{weights[1]}, {src.stat().st_size:,} B full, "
+                      f"{before:,} B before, {dest.stat().st_size:,} B now")
+            continue
         drawable = wanted & cmap(src)
         unknown = sorted(c for c in chars - cmap(src) if not 0x200C <= c <= 0x200F)
         for c in unknown:
@@ -132,6 +171,9 @@ def main(argv: list[str]) -> int:
         if check:
             have = cmap(dest) if dest.is_file() else set()
             missing = sorted(drawable - have)
+            if dest.is_file() and weight_range(dest) != weights:
+                failed = True
+                print(f"{dest.relative_to(ROOT)} has weights {weight_range(dest)}, not {weights}", file=sys.stderr)
             if missing:
                 failed = True
                 print(f"{dest.relative_to(ROOT)} lacks {len(missing)} character(s) of the texts:", file=sys.stderr)
@@ -141,7 +183,7 @@ def main(argv: list[str]) -> int:
                     print(f"  U+{c:04X} {chr(c)!r} ({origin})", file=sys.stderr)
             continue
         before = dest.stat().st_size if dest.is_file() else 0
-        subset_font(src, dest, drawable)
+        subset_font(src, dest, drawable, weights)
         after = dest.stat().st_size
         print(f"{dest.relative_to(ROOT)}: {len(drawable)} characters, {src.stat().st_size:,} B full, "
               f"{before:,} B before, {after:,} B now")

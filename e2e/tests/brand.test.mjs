@@ -37,7 +37,9 @@ async function fontsUsedBy(page, selector) {
     const faces = await document.fonts.load(`${style.fontWeight} 20px ${style.fontFamily}`, el.textContent.trim().slice(0, 40));
     // The faces of the element's first family that cover its text, and whether they loaded.
     const first = style.fontFamily.split(",")[0].replaceAll('"', "").trim();
-    return faces.filter((f) => f.family === first).map((f) => `${f.family}|${f.unicodeRange.split(",")[0]}|${f.status}`);
+    // A face is named by its script's range (an Arabic face also covers the space between words).
+    const range = (f) => f.unicodeRange.split(",").map((r) => r.trim()).find((r) => r === "U+600-6FF" || r === "U+0-FF") ?? f.unicodeRange;
+    return faces.filter((f) => f.family === first).map((f) => `${f.family}|${range(f)}|${f.status}`);
   }, selector);
 }
 

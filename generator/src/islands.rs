@@ -41,6 +41,10 @@ pub struct Manifest {
     /// The chunks the page script imports statically (for modulepreload).
     #[serde(default)]
     pub page_imports: Vec<String>,
+    /// Per language, the page script's texts (and what they import), which it loads as it
+    /// starts on a page in that language: preloaded there. None for English, which is bundled.
+    #[serde(default)]
+    pub page_messages: HashMap<String, Vec<String>>,
     pub islands: HashMap<String, IslandEntry>,
     #[serde(skip)]
     pub dist: PathBuf,
@@ -282,6 +286,7 @@ mod tests {
             runtime: "runtime-A.js".into(),
             page: None,
             page_imports: Vec::new(),
+            page_messages: HashMap::new(),
             islands: HashMap::from([(
                 "AuthPage".into(),
                 IslandEntry {

@@ -53,14 +53,22 @@ pub fn load(
             ))
         })
     });
-    // `page_script()`: the public pages' script and the chunks it imports, as
-    // `{src, imports[]}`, or null for a site without one.
+    // `page_script()`: the public pages' script, the chunks it imports and per language the
+    // texts it loads as it starts, as `{src, imports[], messages{lang: []}}`, or null for a site
+    // without one.
     let page = islands.as_ref().and_then(|m| {
         let url = crate::islands::Manifest::url;
+        let urls = |files: &[String]| files.iter().map(|c| url(c)).collect::<Vec<_>>();
         m.page.as_ref().map(|f| {
+            let messages: serde_json::Map<String, Value> = m
+                .page_messages
+                .iter()
+                .map(|(lang, files)| (lang.clone(), urls(files).into()))
+                .collect();
             serde_json::json!({
                 "src": url(f),
-                "imports": m.page_imports.iter().map(|c| url(c)).collect::<Vec<_>>(),
+                "imports": urls(&m.page_imports),
+                "messages": messages,
             })
         })
     });

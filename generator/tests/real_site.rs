@@ -680,6 +680,18 @@ fn content_pages_ship_no_react_and_island_pages_preload_their_chunks() {
             "{route} preloads the page script's chunks and nothing else"
         );
     }
+    // An Arabic page also preloads the script's Arabic texts, which it loads as it starts (they
+    // would otherwise be fetched a round trip after it); an English page has its texts bundled.
+    let arabic_texts = manifest["page_messages"]["ar"].as_array().unwrap();
+    assert!(!arabic_texts.is_empty(), "the page script has Arabic texts");
+    for chunk in arabic_texts {
+        let link = format!(
+            "<link rel=\"modulepreload\" href=\"/assets/islands/{}\">",
+            chunk.as_str().unwrap()
+        );
+        assert!(page("/ar/about").contains(&link), "/ar/about: {link}");
+        assert!(!page("/about").contains(&link), "/about: {link}");
+    }
     // The page script is small and React-free: its file and what it imports.
     let site = fs::read_to_string(
         built()
