@@ -103,16 +103,16 @@ if (pageScript) {
   // The page script's shared chunks are preloaded beside it, so they do not wait for it to
   // arrive before they are requested (one round trip less before the page is interactive).
   const site = fileOf("src/page/site.ts");
+  const siteImports = imports(site);
   manifest.page = name(site);
-  manifest.page_imports = [...imports(site)].map(name);
+  manifest.page_imports = [...siteImports].map(name);
   // Per language, the page script's texts (src/i18n/<lang>/page.json; English is bundled): it
   // loads them as it starts, so that language's pages preload them rather than fetch them a
   // round trip after the script.
-  manifest.page_messages = {};
   for (const [key, out] of messageChunks(builds[0])) {
     const [lang, ns] = key.split("/");
     if (ns !== "page") continue;
-    manifest.page_messages[lang] = [out, ...imports(out)].filter((f) => f !== site && !imports(site).has(f)).map(name);
+    manifest.page_messages[lang] = [out, ...imports(out)].filter((f) => f !== site && !siteImports.has(f)).map(name);
   }
 }
 const report = [];

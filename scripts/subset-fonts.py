@@ -154,26 +154,22 @@ def main(argv: list[str]) -> int:
             print(f"{src.relative_to(ROOT)}: missing (the full font; scripts/fonts.sh copies it)", file=sys.stderr)
             return 1
         weights = WEIGHTS[name]
+        # A Latin face keeps every character; an Arabic one those of the texts and the base set.
         if name in LATIN_FONTS:
-            if check and dest.is_file() and weight_range(dest) != weights:
-                failed = True
-                print(f"{dest.relative_to(ROOT)} has weights {weight_range(dest)}, not {weights}", file=sys.stderr)
-            elif not check:
-                before = dest.stat().st_size if dest.is_file() else 0
-                subset_font(src, dest, cmap(src), weights)
-                print(f"{dest.relative_to(ROOT)}: weights {weights[0]}-{weights[1]}, {src.stat().st_size:,} B full, "
-                      f"{before:,} B before, {dest.stat().st_size:,} B now")
-            continue
-        drawable = wanted & cmap(src)
-        unknown = sorted(c for c in chars - cmap(src) if not 0x200C <= c <= 0x200F)
-        for c in unknown:
-            print(f"note: U+{c:04X} ({chr(c)}) of {where[c].relative_to(ROOT)} is not in {name}")
+            keep = cmap(src)
+        else:
+            keep = wanted & cmap(src)
+            for c in sorted(c for c in chars - cmap(src) if not 0x200C <= c <= 0x200F):
+                print(f"note: U+{c:04X} ({chr(c)}) of {where[c].relative_to(ROOT)} is not in {name}")
         if check:
-            have = cmap(dest) if dest.is_file() else set()
-            missing = sorted(drawable - have)
-            if dest.is_file() and weight_range(dest) != weights:
+            if not dest.is_file():
+                failed = True
+                print(f"{dest.relative_to(ROOT)}: missing", file=sys.stderr)
+                continue
+            if weight_range(dest) != weights:
                 failed = True
                 print(f"{dest.relative_to(ROOT)} has weights {weight_range(dest)}, not {weights}", file=sys.stderr)
+            missing = sorted(keep - cmap(dest))
             if missing:
                 failed = True
                 print(f"{dest.relative_to(ROOT)} lacks {len(missing)} character(s) of the texts:", file=sys.stderr)
@@ -183,10 +179,9 @@ def main(argv: list[str]) -> int:
                     print(f"  U+{c:04X} {chr(c)!r} ({origin})", file=sys.stderr)
             continue
         before = dest.stat().st_size if dest.is_file() else 0
-        subset_font(src, dest, drawable, weights)
-        after = dest.stat().st_size
-        print(f"{dest.relative_to(ROOT)}: {len(drawable)} characters, {src.stat().st_size:,} B full, "
-              f"{before:,} B before, {after:,} B now")
+        subset_font(src, dest, keep, weights)
+        print(f"{dest.relative_to(ROOT)}: {len(keep)} characters, weights {weights[0]}-{weights[1]}, "
+              f"{src.stat().st_size:,} B full, {before:,} B before, {dest.stat().st_size:,} B now")
     if check:
         if failed:
             print("run scripts/subset-fonts.sh to write the subsets anew", file=sys.stderr)

@@ -261,7 +261,8 @@ async fn reload_events(
 }
 
 /// An entity tag from the file's length and modification time: `site build` leaves unchanged
-/// files untouched, so a page keeps its tag across rebuilds until its bytes change.
+/// files untouched, so a file keeps its tag across rebuilds until its bytes change. A page
+/// served with the live-reload script also names the build `generation` it was served by.
 fn entity_tag(meta: &std::fs::Metadata, generation: Option<u64>) -> Option<HeaderValue> {
     let modified = meta.modified().ok()?.duration_since(UNIX_EPOCH).ok()?;
     let (len, nanos) = (meta.len(), modified.as_nanos());

@@ -102,6 +102,15 @@ fn client() -> reqwest::Client {
         .unwrap()
 }
 
+/// The browser asking again for `url`, whose copy has entity tag `tag`.
+async fn revalidate(c: &reqwest::Client, url: &str, tag: &str) -> reqwest::Response {
+    c.get(url)
+        .header("if-none-match", tag)
+        .send()
+        .await
+        .unwrap()
+}
+
 fn header<'a>(headers: &'a HeaderMap, name: &str) -> &'a str {
     headers.get(name).map(|v| v.to_str().unwrap()).unwrap_or("")
 }
@@ -190,12 +199,7 @@ async fn head_range_and_entity_tags_answer_like_a_real_server() {
         let first = c.get(&url).send().await.unwrap();
         let tag = header(first.headers(), "etag").to_string();
         assert!(tag.starts_with('"'), "{url} has an entity tag: {tag}");
-        let again = c
-            .get(&url)
-            .header("if-none-match", &tag)
-            .send()
-            .await
-            .unwrap();
+        let again = revalidate(&c, &url, &tag).await;
         assert_eq!(again.status(), 304, "{url}");
         assert!(again.bytes().await.unwrap().is_empty());
     }
@@ -204,12 +208,7 @@ async fn head_range_and_entity_tags_answer_like_a_real_server() {
     let before = c.get(format!("{}/about", s.url)).send().await.unwrap();
     let tag = header(before.headers(), "etag").to_string();
     std::fs::write(&about, page("About, edited")).unwrap();
-    let after = c
-        .get(format!("{}/about", s.url))
-        .header("if-none-match", &tag)
-        .send()
-        .await
-        .unwrap();
+    let after = revalidate(&c, &format!("{}/about", s.url), &tag).await;
     assert_eq!(after.status(), 200);
     assert!(after.text().await.unwrap().contains("About, edited"));
 }
@@ -299,12 +298,7 @@ async fn open_pages_are_told_to_reload_after_a_rebuild() {
         .unwrap();
     assert_eq!(body.trim(), "data: reload");
     // The page the browser kept names build 1, so it is not "not modified": it would reload forever.
-    let again = c
-        .get(format!("{}/about", s.url))
-        .header("if-none-match", &tag)
-        .send()
-        .await
-        .unwrap();
+    let again = revalidate(&c, &format!("{}/about", s.url), &tag).await;
     assert_eq!(again.status(), 200);
     assert!(
         again
