@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The API's image starts, reports itself healthy and answers /api/health against PostgreSQL:
-# the Dockerfile's `prebuilt` stage around the release binary this machine already built (no
-# second compile), run in production mode on the host's network against the PostgreSQL on
+# the Dockerfile's `prebuilt` stage around an `api` this machine already built (no second
+# compile), run in production mode on the host's network against the PostgreSQL on
 # 127.0.0.1:5432 (a fresh database) and the built site's /catalogue.json.
 #
 #   cargo build --release -p api && bash deploy/test-docker.sh
+#   API_BINARY=target/debug/api bash deploy/test-docker.sh  the debug build (CI: the API suite's)
 #   DOCKER=/usr/bin/docker bash deploy/test-docker.sh      another docker client
 #
 # It says SKIPPED, with the reason, and exits 0 when it cannot run here: no Docker daemon, no
-# Debian base image (debian:bookworm-slim, from a registry or `docker import`), or no release
-# binary (CI does not compile one just for this).
+# Debian base image (debian:bookworm-slim, from a registry or `docker import`: see
+# deploy/local-docker.sh, which CI runs), or no built binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +36,9 @@ why=$(docker info 2>&1 >/dev/null) || skip "no running Docker daemon ($(echo "$w
 docker image inspect debian:bookworm-slim >/dev/null 2>&1 ||
   docker pull -q debian:bookworm-slim >/dev/null 2>&1 ||
   skip "no debian:bookworm-slim image and no registry to pull it from"
-[ -x target/release/api ] || skip "no release binary (cargo build --release -p api first)"
+# Relative to the repository: the build context the Dockerfile copies it from.
+binary=$(realpath --relative-to=. "${API_BINARY:-target/release/api}")
+[ -x "$binary" ] || skip "no $binary (cargo build --release -p api first)"
 [ -f public/catalogue.json ] || { echo "build the site first: the API loads its /catalogue.json" >&2; exit 1; }
 
 run=coaching-test-$$
@@ -51,7 +54,8 @@ cleanup() {
 trap cleanup EXIT
 
 # BuildKit builds only the stages `prebuilt` needs (not the Rust toolchain's).
-DOCKER_BUILDKIT=1 docker build --quiet --target prebuilt -f deploy/Dockerfile -t "$run" . >/dev/null
+DOCKER_BUILDKIT=1 docker build --quiet --target prebuilt --build-arg API_BINARY="$binary" \
+  -f deploy/Dockerfile -t "$run" . >/dev/null
 psql -q "$pg" -c "CREATE DATABASE \"$database\"" >/dev/null
 
 site_port=$((20000 + RANDOM % 10000))
