@@ -58,7 +58,7 @@ TEST_DATABASE=postgres cargo test --locked -p api --test api 2>&1 | tee -a "$log
 section "the running API against its OpenAPI document: schemathesis on SQLite and PostgreSQL"
 ./scripts/schemathesis.sh
 
-section "the Arabic font subsets hold every Arabic character of the texts"
+section "the font subsets hold every Arabic character of the texts; site.css's unicode-ranges are the files' characters"
 ./scripts/subset-fonts.sh --check
 
 section "the real content: validation and internal links"

@@ -200,10 +200,12 @@ fn arabic_pages_have_their_language_direction_alternates_canonical_and_locale() 
     assert!(en.contains(&back), "both ways");
     assert!(en.contains("<meta property=\"og:locale\" content=\"en_US\">"));
 
-    // Arabic pages preload the Arabic fonts, and the Latin ones their spaces, digits and Latin
-    // names use; English pages do not preload the Arabic fonts.
-    assert!(ar.contains("noto-sans-arabic") && ar.contains("inter-latin"));
-    assert!(!en.contains("noto-sans-arabic") && en.contains("inter-latin"));
+    // Arabic pages preload the Arabic fonts, and the small Latin cuts their digits and Latin
+    // names use, not the full Latin files; English pages preload neither.
+    assert!(ar.contains("noto-sans-arabic") && ar.contains("inter-basic"));
+    assert!(!ar.contains("inter-latin") && !ar.contains("playfair-display-latin"));
+    assert!(!en.contains("noto-sans-arabic") && !en.contains("inter-basic"));
+    assert!(en.contains("inter-latin"));
 
     // Dates: Arabic month names, Western digits.
     let post = read(&dir, "ar/blog/al-maqal-al-awwal/index.html");
