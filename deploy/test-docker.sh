@@ -36,8 +36,7 @@ why=$(docker info 2>&1 >/dev/null) || skip "no running Docker daemon ($(echo "$w
 docker image inspect debian:bookworm-slim >/dev/null 2>&1 ||
   docker pull -q debian:bookworm-slim >/dev/null 2>&1 ||
   skip "no debian:bookworm-slim image and no registry to pull it from"
-# Relative to the repository: the build context the Dockerfile copies it from.
-binary=$(realpath --relative-to=. "${API_BINARY:-target/release/api}")
+binary=${API_BINARY:-target/release/api}
 [ -x "$binary" ] || skip "no $binary (cargo build --release -p api first)"
 [ -f public/catalogue.json ] || { echo "build the site first: the API loads its /catalogue.json" >&2; exit 1; }
 
@@ -45,7 +44,9 @@ run=coaching-test-$$
 database=$run
 pg=${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 site_pid=
+context=$(mktemp -d)
 cleanup() {
+  rm -rf "$context"
   docker rm -f "$run" >/dev/null 2>&1 || true
   docker image rm "$run" >/dev/null 2>&1 || true
   [ -z "$site_pid" ] || kill "$site_pid" 2>/dev/null || true
@@ -53,9 +54,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# BuildKit builds only the stages `prebuilt` needs (not the Rust toolchain's).
-DOCKER_BUILDKIT=1 docker build --quiet --target prebuilt --build-arg API_BINARY="$binary" \
-  -f deploy/Dockerfile -t "$run" . >/dev/null
+# BuildKit builds only the stages `prebuilt` needs (not the Rust toolchain's). The build
+# context is the binary alone (a copy: target/ may be a link, which a context does not follow).
+cp "$binary" "$context/api"
+DOCKER_BUILDKIT=1 docker build --quiet --target prebuilt --build-arg API_BINARY=api \
+  -f deploy/Dockerfile -t "$run" "$context" >/dev/null
 psql -q "$pg" -c "CREATE DATABASE \"$database\"" >/dev/null
 
 site_port=$((20000 + RANDOM % 10000))
