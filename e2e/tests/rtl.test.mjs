@@ -52,6 +52,26 @@ test("an Arabic page is right to left, in the Arabic faces, and mirrored", async
   }
 });
 
+test("an Arabic page draws its digits and Latin names from the small Latin cuts, not the full files", async () => {
+  const v = await visitor(browser, "rtl-latin-cuts");
+  // The home page (figures in the serif), prices, and a phone number in direction isolates.
+  for (const path of ["/ar/", "/ar/pricing", "/ar/cancellation-policy"]) {
+    await v.page.goto(`${product.site}${path}`, { waitUntil: "networkidle" });
+    const fonts = await v.page.evaluate(async () => {
+      await document.fonts.ready;
+      return performance
+        .getEntriesByType("resource")
+        .map((r) => new URL(r.name).pathname.split("/").pop())
+        .filter((name) => name.endsWith(".woff2"))
+        .map((name) => name.replace(/\.[0-9a-f]+\.woff2$/, ""));
+    });
+    assert.ok(fonts.includes("inter-basic-wght-normal"), `${path}: Inter's cut (${fonts})`);
+    assert.deepEqual(fonts.filter((f) => /-latin-/.test(f)), [], `${path}: no full Latin face (${fonts})`);
+  }
+  assert.deepEqual(v.problems, []);
+  await v.context.close();
+});
+
 test("an English page with the language switch downloads no Arabic face", async () => {
   const v = await visitor(browser, "rtl-switch-en");
   await v.page.goto(`${product.site}/about`, { waitUntil: "networkidle" });
