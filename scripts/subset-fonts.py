@@ -214,19 +214,22 @@ def css_face(css: str, dest: str) -> re.Match[str]:
     return found
 
 
-def kept_characters(face: Face, arabic: set[int]) -> set[int]:
-    full = cmap(SRC / face.src)
-    return full & {
-        "arabic": arabic,
-        "all": full,
-        "signs+letters": LATIN_SIGNS | LATIN_LETTERS,
-        "signs+title-letters": LATIN_SIGNS | title_letters(),
-    }[face.keeps]
+def kept_characters(face: Face, full: set[int], wanted: dict[str, set[int]]) -> set[int]:
+    """The characters of the full font `full` that `face` keeps (`wanted`: the sets that depend
+    on the texts, read once for every face)."""
+    if face.keeps == "all":
+        return full
+    return full & wanted[face.keeps]
 
 
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     chars, where = used_characters()
+    wanted = {
+        "arabic": chars | BASE,
+        "signs+letters": LATIN_SIGNS | LATIN_LETTERS,
+        "signs+title-letters": LATIN_SIGNS | title_letters(),
+    }
     css = CSS.read_text(encoding="utf-8")
     failed = False
     for face in FACES:
@@ -234,9 +237,10 @@ def main(argv: list[str]) -> int:
         if not src.is_file():
             print(f"{src.relative_to(ROOT)}: missing (the full font; scripts/fonts.sh copies it)", file=sys.stderr)
             return 1
-        keep = kept_characters(face, chars | BASE)
+        full = cmap(src)
+        keep = kept_characters(face, full, wanted)
         if face.keeps == "arabic":
-            for c in sorted(c for c in chars - cmap(src) if not 0x200C <= c <= 0x200F):
+            for c in sorted(c for c in chars - full if not 0x200C <= c <= 0x200F):
                 print(f"note: U+{c:04X} ({chr(c)}) of {where[c].relative_to(ROOT)} is not in {face.src}")
         declared = css_face(css, face.dest)
         if check:
@@ -244,10 +248,11 @@ def main(argv: list[str]) -> int:
                 failed = True
                 print(f"{dest.relative_to(ROOT)}: missing", file=sys.stderr)
                 continue
+            have = cmap(dest)
             if weight_range(dest) != face.weights:
                 failed = True
                 print(f"{dest.relative_to(ROOT)} has weights {weight_range(dest)}, not {face.weights}", file=sys.stderr)
-            missing = sorted(keep - cmap(dest))
+            missing = sorted(keep - have)
             if missing:
                 failed = True
                 print(f"{dest.relative_to(ROOT)} lacks {len(missing)} character(s) of the texts:", file=sys.stderr)
@@ -258,7 +263,7 @@ def main(argv: list[str]) -> int:
             # A range wider than the file makes the browser fetch it for a character it then
             # lacks, and fetch the next face too: an Arabic page's phone number in direction
             # isolates (U+2066, U+2069) once cost it Inter's full file.
-            if declared.group(1) != unicode_range(cmap(dest)):
+            if declared.group(1) != unicode_range(have):
                 failed = True
                 print(f"{CSS.relative_to(ROOT)}: the unicode-range of {face.dest} is not the file's characters", file=sys.stderr)
             continue
